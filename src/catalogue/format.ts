@@ -1,0 +1,162 @@
+// The catalogue file format: the one contract between `catalogue build` (writer)
+// and the read model (reader). Guarantees: every response body the service sends
+// for a product or ingredient is rendered here, once, at build time; serving only
+// concatenates these fragments. A file whose meta.format/schema_version differ is
+// not a catalogue this code can serve.
+import { words, brandKey, phraseKey } from '../shared/text';
+
+export const FORMAT = 'cosmetics-catalogue';
+export const SCHEMA_VERSION = '1';
+
+export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
+export type IngredientCategory = (typeof INGREDIENT_CATEGORIES)[number];
+export const PRODUCT_CATEGORIES = ['skincare', 'suncare', 'makeup', 'haircare', 'body/bath', 'fragrance', 'other'] as const;
+export const RATINGS = ['direct actives', 'supporting actives', 'sensitizers'] as const;
+
+/** Bit of each free-from tag in products.flags (bit set = the product contains it). */
+export const FLAG_BIT: Record<IngredientCategory, number> = {
+  fragrance: 1, drying_alcohol: 2, parabens: 4, sulfates: 8, silicones: 16,
+};
+
+/** Term index kinds (search_terms.kind). */
+export const TERMS_PRODUCT = 0; // product brand + name
+export const TERMS_INGREDIENT_NAME = 1;
+export const TERMS_INGREDIENT_OTHER = 2;
+
+/**
+ * `ord` is the 0-based line order in the source file: catalogue order for products.
+ * products.entries: one line per label entry, "<ingredient ord>\t<entry head>", joined by "\n"
+ * (JSON text never holds a raw tab or newline, so the split is unambiguous).
+ */
+export const DDL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE ingredients (
+  ord INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  record TEXT NOT NULL,
+  search_item TEXT NOT NULL
+);
+CREATE TABLE products (
+  ord INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  brand_key TEXT,
+  category TEXT,
+  origin TEXT,
+  flags INTEGER NOT NULL,
+  summary TEXT NOT NULL,
+  head TEXT NOT NULL,
+  entries TEXT NOT NULL
+);
+CREATE TABLE barcodes (gtin TEXT PRIMARY KEY, product_ord INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE ingredient_products (ingredient_ord INTEGER PRIMARY KEY, postings BLOB NOT NULL);
+CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (kind, term)) WITHOUT ROWID;
+`;
+
+export interface IngredientSource {
+  id: string; name: string; rating: string | null; irritancy: string | null; comedogenicity: string | null;
+  functions: string[]; cas_number: string | null; ec_number: string | null; ph_eur_name: string | null;
+  iupac_name: string | null; other_names: string | null; category: IngredientCategory | null;
+}
+export interface ProductEntrySource { id: string; label_name: string; concentration: number | null }
+export interface ProductSource {
+  id: string; brand: string | null; name: string | null; category: string | null; origin: string | null;
+  image_url: string | null; barcodes: string[]; ingredients: ProductEntrySource[];
+}
+
+export interface IngredientRow { ord: number; id: string; name: string; name_key: string; record: string; search_item: string }
+export interface ProductRow {
+  ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null;
+  flags: number; summary: string; head: string; entries: string;
+}
+
+/** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
+export function renderIngredient(ord: number, ing: IngredientSource): IngredientRow {
+  const id = ing.id.toLowerCase();
+  const record = JSON.stringify({
+    id, name: ing.name, rating: ing.rating, irritancy: ing.irritancy, comedogenicity: ing.comedogenicity,
+    functions: ing.functions, cas_number: ing.cas_number, ec_number: ing.ec_number, ph_eur_name: ing.ph_eur_name,
+    iupac_name: ing.iupac_name, other_names: ing.other_names, category: ing.category,
+  });
+  const search_item = JSON.stringify({ id, name: ing.name, other_names: ing.other_names, rating: ing.rating });
+  return { ord, id, name: ing.name, name_key: phraseKey(ing.name), record, search_item };
+}
+
+/**
+ * Renders one product. `ingredientOrd` maps a lower-case ingredient id to its ord,
+ * `ingredientCategory` gives the free-from tag of an ingredient ord.
+ */
+export function renderProduct(
+  ord: number, p: ProductSource,
+  ingredientOrd: (id: string) => number,
+  ingredientCategory: (ord: number) => IngredientCategory | null,
+): ProductRow {
+  const id = p.id.toLowerCase();
+  let flags = 0;
+  const lines: string[] = [];
+  p.ingredients.forEach((e, position) => {
+    const iord = ingredientOrd(e.id.toLowerCase());
+    const cat = ingredientCategory(iord);
+    if (cat) flags |= FLAG_BIT[cat];
+    lines.push(iord + '\t' + JSON.stringify({ position, label_name: e.label_name, concentration: e.concentration }).slice(0, -1) + ',');
+  });
+  const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
+  const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
+  const full = JSON.stringify({
+    id, brand: p.brand, name: p.name, image_url: p.image_url, category: p.category, origin: p.origin,
+    contains_fragrance: has('fragrance'), contains_drying_alcohol: has('drying_alcohol'), contains_parabens: has('parabens'),
+    contains_sulfates: has('sulfates'), contains_silicones: has('silicones'), ingredients: [],
+  });
+  return {
+    ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,
+    flags, summary, head: full.slice(0, -2), entries: lines.join('\n'),
+  };
+}
+
+/** Full product payload (2.3) from a row's head and entries and the ingredient records by ord. */
+export function assembleProduct(head: string, entries: string, records: readonly string[]): string {
+  if (entries === '') return head + ']}';
+  let out = head;
+  let start = 0;
+  let first = true;
+  while (start < entries.length) {
+    let end = entries.indexOf('\n', start);
+    if (end < 0) end = entries.length;
+    const tab = entries.indexOf('\t', start);
+    const ord = +entries.slice(start, tab);
+    out += (first ? '' : ',') + entries.slice(tab + 1, end) + records[ord].slice(1);
+    first = false;
+    start = end + 1;
+  }
+  return out + ']}';
+}
+
+/** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */
+export class TermIndexBuilder {
+  private readonly lists = new Map<string, number[]>();
+  add(ord: number, text: string | null): void {
+    if (text === null) return;
+    for (const w of words(text)) {
+      let list = this.lists.get(w);
+      if (!list) this.lists.set(w, (list = []));
+      if (list[list.length - 1] !== ord) list.push(ord);
+    }
+  }
+  *entries(): IterableIterator<[string, Buffer]> {
+    for (const [term, list] of this.lists) yield [term, encodePostings(list)];
+  }
+}
+
+export function encodePostings(ords: readonly number[]): Buffer {
+  const buf = Buffer.allocUnsafe(ords.length * 4);
+  for (let i = 0; i < ords.length; i++) buf.writeInt32LE(ords[i], i * 4);
+  return buf;
+}
+
+export function decodePostings(blob: Buffer): Int32Array {
+  // Copy into an aligned buffer: SQLite blobs are not guaranteed 4-byte aligned.
+  const out = new Int32Array(blob.length >>> 2);
+  for (let i = 0; i < out.length; i++) out[i] = blob.readInt32LE(i * 4);
+  return out;
+}

@@ -1,0 +1,3 @@
+import type { Command } from 'commander';
+// Placeholder: the 'generate' command is registered by its owner module.
+export function register(_program: Command): void {}
