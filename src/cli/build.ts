@@ -1,3 +1,63 @@
-import type { Command } from 'commander';
-// Placeholder: the 'build' command is registered by its owner module.
-export function register(_program: Command): void {}
+// `catalogue build --source DIR --out FILE [--built-at YYYY-MM-DD]` (operator-cli.md).
+// Guarantees: on bad input every error (up to 100, then a count of the rest) is
+// printed to stderr and the command fails, leaving FILE untouched; on success one
+// summary line goes to stderr. A live progress line is shown only on a terminal.
+import { Option, type Command } from 'commander';
+import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../build';
+
+const SHOWN = 100;
+
+interface BuildFlags { source: string; out: string; builtAt?: string }
+
+export function register(program: Command): void {
+  program
+    .command('build')
+    .description('Build a catalogue database file from a catalogue source directory')
+    .addOption(new Option('--source <dir>', 'catalogue source directory').env('CATALOGUE_SOURCE').makeOptionMandatory())
+    .addOption(new Option('--out <file>', 'catalogue database file to write').env('CATALOGUE_DB').makeOptionMandatory())
+    .addOption(new Option('--built-at <date>', 'date reported as built_at (YYYY-MM-DD; default today, UTC)').env('BUILT_AT'))
+    .action(run);
+}
+
+async function run(flags: BuildFlags): Promise<void> {
+  if (flags.builtAt !== undefined && !isDate(flags.builtAt)) {
+    throw new Error(`--built-at ${JSON.stringify(flags.builtAt)} is not a real date in the form YYYY-MM-DD`);
+  }
+  const live = process.stderr.isTTY ? liveProgress() : undefined;
+  // Exiting through process.exit runs the build's exit hook, which removes its temporary file.
+  const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    const s = await buildCatalogue({ sourceDir: flags.source, outFile: flags.out, builtAt: flags.builtAt, onProgress: live?.show });
+    live?.clear();
+    const n = (x: number) => x.toLocaleString('en-US');
+    process.stderr.write(`built ${flags.out}: ${n(s.products)} products, ${n(s.ingredients)} ingredients, ` +
+      `${n(s.barcodes)} barcodes in ${(s.ms / 1000).toFixed(1)} s\n`);
+  } catch (err) {
+    live?.clear();
+    if (!(err instanceof BuildError)) throw err;
+    const shown = err.errors.slice(0, SHOWN);
+    process.stderr.write(shown.join('\n') + '\n');
+    if (err.total > shown.length) process.stderr.write(`... and ${(err.total - shown.length).toLocaleString('en-US')} more errors\n`);
+    throw new Error(`build failed: ${err.total.toLocaleString('en-US')} error${err.total === 1 ? '' : 's'} in ${flags.source}; ${flags.out} was not written`);
+  } finally {
+    process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+  }
+}
+
+function liveProgress(): { show: (p: BuildProgress) => void; clear: () => void } {
+  let last = 0;
+  let shown = false;
+  return {
+    show(p) {
+      const now = Date.now();
+      if (now - last < 200) return;
+      last = now;
+      shown = true;
+      process.stderr.write(`\r\x1b[K${p.phase}.jsonl: ${p.lines.toLocaleString('en-US')} lines read, ${p.records.toLocaleString('en-US')} ${p.phase}`);
+    },
+    clear() {
+      if (shown) process.stderr.write('\r\x1b[K');
+    },
+  };
+}

@@ -1,3 +1,22 @@
+// `catalogue usage [--month YYYY-MM] [--json]`: what a bill is made from — per key and per
+// account for one UTC month: calls served, included, overage, and requests refused (429).
 import type { Command } from 'commander';
-// Placeholder: the 'usage' command is registered by its owner module.
-export function register(_program: Command): void {}
+import { withAdmin, withStoreOptions, type StoreOptions } from '../access/cli-options';
+import { clockFromEnv, monthOf, parseMonth } from '../access/time';
+import { table } from './keys';
+
+export function register(program: Command): void {
+  withStoreOptions(program.command('usage').description('monthly usage per key and account, for billing'))
+    .option('--month <YYYY-MM>', 'UTC month (default: the current one)', parseMonth)
+    .option('--json', 'print the report as JSON')
+    .action(async (o: StoreOptions & { month?: string; json?: boolean }) => {
+      const month = o.month ?? monthOf(clockFromEnv().now());
+      const r = await withAdmin(o, (a) => a.usage(month));
+      if (o.json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
+      const head = ['calls', 'included', 'overage', 'refused'];
+      process.stdout.write(`Usage for ${r.month} (UTC)\n\nKeys\n`);
+      process.stdout.write(table(['id', 'account', 'plan', ...head], r.keys.map((k) => [k.id, k.account, k.plan, k.calls, k.included, k.overage, k.refused])));
+      process.stdout.write(`\nAccounts\n`);
+      process.stdout.write(table(['account', ...head], r.accounts.map((a) => [a.account, a.calls, a.included, a.overage, a.refused])));
+    });
+}

@@ -1,0 +1,24 @@
+// The options every access command shares: where the store is and which plans exist.
+import { Option, type Command } from 'commander';
+import { openAdmin, type AccessAdmin } from './index';
+
+export interface StoreOptions {
+  access?: string;
+  plans?: string;
+}
+
+export function withStoreOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--access <store>', 'access store: sqlite:PATH or redis://HOST:PORT[/DB]').env('ACCESS_STORE'))
+    .addOption(new Option('--plans <file>', 'JSON file of plans added to the built-in ones').env('PLANS_FILE'));
+}
+
+/** Runs `work` with an admin handle on the store, closing it afterwards. */
+export async function withAdmin<T>(opts: StoreOptions, work: (admin: AccessAdmin) => Promise<T>): Promise<T> {
+  const admin = await openAdmin(opts.access, { plansFile: opts.plans });
+  try {
+    return await work(admin);
+  } finally {
+    await admin.close();
+  }
+}

@@ -1,0 +1,132 @@
+// AccessControl over any Backend. Guarantees: a request costs one hash, one map lookup and
+// at most one store round trip per step; key and account changes are seen within
+// POLL_MS + one reload; a failing or slow store gives 'unavailable', never a pass.
+import { ApiError, MESSAGES } from '../shared/errors';
+import type { Backend, Snapshot } from './backend';
+import type { Plans } from './plans';
+import { hashSecret, sameHash } from './secret';
+import { MonthCache } from './time';
+import type { AccessControl, Charge, Clock, Grant, Plan } from './types';
+
+/** How often the store's version counter is read. */
+const POLL_MS = 250;
+/** After a store failure, requests are answered 503 without trying the store for this long. */
+const BACKOFF_MS = 200;
+const DAY_MS = 86_400_000;
+
+interface Entry {
+  hash: string;
+  grant: Grant | undefined; // undefined: disabled, or a plan this server does not know
+  paymentRequired: boolean;
+  trialEndsAt: number; // Infinity when not a trial
+}
+
+const unavailable = () => new ApiError('unavailable', MESSAGES.unavailable);
+
+export class MeteredAccess implements AccessControl {
+  private byHash = new Map<string, Entry>();
+  private version = -1;
+  private refreshing: Promise<void> | undefined;
+  private failedUntil = 0;
+  private readonly months = new MonthCache();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: Backend,
+    private readonly plans: Plans,
+    private readonly clock: Clock,
+    private readonly onStoreError: (err: unknown) => void = () => {},
+  ) {
+    this.timer = setInterval(() => this.refresh().catch(() => {}), POLL_MS);
+    this.timer.unref();
+  }
+
+  async admit(apiKey: string | undefined): Promise<Grant> {
+    const hash = hashSecret(apiKey);
+    if (hash === undefined) throw new ApiError('forbidden', MESSAGES.invalidKey);
+    let entry = this.byHash.get(hash);
+    if (entry === undefined) {
+      await this.guard(() => this.refresh()); // a key created in the last poll interval
+      entry = this.byHash.get(hash);
+    }
+    if (entry === undefined || entry.grant === undefined || !sameHash(entry.hash, hash)) {
+      throw new ApiError('forbidden', MESSAGES.invalidKey);
+    }
+    const now = this.clock.now();
+    if (entry.paymentRequired) throw new ApiError('payment_required', MESSAGES.paymentRequired);
+    if (now >= entry.trialEndsAt) throw new ApiError('payment_required', MESSAGES.trialExpired);
+    const grant = entry.grant;
+    const rate = grant.plan.ratePerSecond;
+    if (rate !== null) {
+      const ok = await this.guard(() => this.store.hit(grant.keyId, Math.floor(now / 1000), rate, this.months.of(now)));
+      if (!ok) throw new ApiError('too_many_requests', MESSAGES.rateLimited);
+    }
+    return grant;
+  }
+
+  async charge(grant: Grant, units: number): Promise<Charge> {
+    const { plan } = grant;
+    const trialLimit = plan.trial === null ? null : plan.trial.requests;
+    const left = await this.guard(() =>
+      this.store.charge({
+        keyId: grant.keyId,
+        account: grant.account,
+        month: this.months.of(this.clock.now()),
+        units,
+        ceiling: plan.monthlyCeiling,
+        trialLimit,
+      }),
+    );
+    if (left === 'trial') throw new ApiError('too_many_requests', MESSAGES.trialUsed);
+    if (left === 'ceiling') throw new ApiError('too_many_requests', MESSAGES.monthlyCap);
+    return { trialRemaining: trialLimit === null ? null : left };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.refreshing?.catch(() => {});
+    await this.store.close();
+  }
+
+  /** Runs a store operation; any failure (or a recent one) becomes 'unavailable'. */
+  private async guard<T>(op: () => Promise<T>): Promise<T> {
+    if (Date.now() < this.failedUntil) throw unavailable();
+    try {
+      return await op();
+    } catch (err) {
+      this.failedUntil = Date.now() + BACKOFF_MS;
+      this.onStoreError(err);
+      throw unavailable();
+    }
+  }
+
+  /** Reloads keys and accounts when the store's version has moved; concurrent callers share one reload. */
+  refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        if ((await this.store.version()) !== this.version) this.load(await this.store.snapshot());
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private load(snap: Snapshot): void {
+    const accounts = new Map(snap.accounts.map((a) => [a.name, a]));
+    const byHash = new Map<string, Entry>();
+    for (const k of snap.keys) {
+      const account = accounts.get(k.account);
+      const plan: Plan | undefined = this.plans.get(k.plan);
+      if (account === undefined) continue;
+      byHash.set(k.hash, {
+        hash: k.hash,
+        grant: k.disabled || plan === undefined ? undefined : { keyId: k.id, account: k.account, plan },
+        paymentRequired: account.paymentRequired,
+        trialEndsAt: plan?.trial ? account.firstKeyAt + plan.trial.days * DAY_MS : Infinity,
+      });
+    }
+    this.byHash = byHash;
+    this.version = snap.version;
+  }
+}

@@ -1,0 +1,66 @@
+// Opening the access layer from a store spec: `sqlite:PATH` or `redis://HOST:PORT[/DB]`
+// (ACCESS_STORE); the default is sqlite:<package root>/var/access.sqlite. Guarantees:
+// opening never needs the store to be up (an outage shows as 503s, then recovers).
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { AccessAdmin } from './admin';
+import type { Backend } from './backend';
+import { MeteredAccess } from './control';
+import { loadPlans } from './plans';
+import { SqliteBackend } from './sqlite-backend';
+import { clockFromEnv } from './time';
+import type { Clock } from './types';
+
+export { AccessAdmin } from './admin';
+export type { CreatedKey, KeyListing, UsageReport } from './admin';
+export { MeteredAccess } from './control';
+export { BUILT_IN_PLANS, loadPlans } from './plans';
+export type { Plans } from './plans';
+export { monthOf, parseMonth } from './time';
+export * from './types';
+
+export interface AccessOptions {
+  clock?: Clock;
+  /** Plans file (PLANS_FILE): JSON array of Plan objects added to the built-in plans. */
+  plansFile?: string;
+  /** Told about every store failure (each also answers 503). */
+  onStoreError?: (err: unknown) => void;
+}
+
+export function defaultStoreSpec(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the package root (no package.json above the access module)');
+    dir = up;
+  }
+  return `sqlite:${join(dir, 'var', 'access.sqlite')}`;
+}
+
+async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin'): Promise<Backend> {
+  const s = spec === undefined || spec === '' ? defaultStoreSpec() : spec;
+  if (s.startsWith('sqlite:')) {
+    const path = s.slice('sqlite:'.length);
+    if (path === '') throw new Error('access store "sqlite:" needs a path, e.g. sqlite:var/access.sqlite');
+    return new SqliteBackend(resolve(path));
+  }
+  if (s.startsWith('redis://')) {
+    const { RedisBackend } = await import('./redis-backend');
+    return RedisBackend.open(s, purpose);
+  }
+  throw new Error(`access store must be sqlite:PATH or redis://HOST:PORT[/DB], not "${s}"`);
+}
+
+/** The access control a server uses; the store may be down when this is called. */
+export async function openAccess(spec: string | undefined, opts: AccessOptions = {}): Promise<MeteredAccess> {
+  const plans = loadPlans(opts.plansFile);
+  const access = new MeteredAccess(await openBackend(spec, 'serve'), plans, opts.clock ?? clockFromEnv(), opts.onStoreError);
+  await access.refresh().catch(() => {});
+  return access;
+}
+
+/** Operator operations (the keys and usage commands); fails when the store cannot be reached. */
+export async function openAdmin(spec: string | undefined, opts: AccessOptions = {}): Promise<AccessAdmin> {
+  const plans = loadPlans(opts.plansFile);
+  return new AccessAdmin(await openBackend(spec, 'admin'), plans, opts.clock ?? clockFromEnv());
+}

@@ -1,0 +1,175 @@
+// The access store on a Redis server shared by several instances. Guarantees: every
+// check-and-count is one Lua script (EVALSHA), so it is atomic across all clients;
+// commands fail fast while disconnected and time out after COMMAND_TIMEOUT_MS.
+import Redis from 'ioredis';
+import type { Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
+
+/** Bound on one command when serving: past it, the request is answered 503. */
+const COMMAND_TIMEOUT_MS = 250;
+
+const SCRIPTS = {
+  // KEYS: rate window counter, usage hash. ARGV: limit, key id.
+  hit: {
+    numberOfKeys: 2,
+    lua: `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], 3000) end
+if n > tonumber(ARGV[1]) then redis.call('HINCRBY', KEYS[2], 'r:' .. ARGV[2], 1) return 0 end
+return 1`,
+  },
+  // KEYS: usage hash of the month, trial hash. ARGV: key id, account, units, ceiling (-1: none), trial limit (-1: none).
+  // Returns trial requests left (0 when not a trial), -1 trial used up, -2 ceiling reached.
+  charge: {
+    numberOfKeys: 2,
+    lua: `local u = tonumber(ARGV[3]) local ceil = tonumber(ARGV[4]) local tl = tonumber(ARGV[5])
+local left = 0
+if tl >= 0 then
+  left = tl - tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') - u
+  if left < 0 then redis.call('HINCRBY', KEYS[1], 'r:' .. ARGV[1], 1) return -1 end
+end
+if ceil >= 0 and tonumber(redis.call('HGET', KEYS[1], 'c:' .. ARGV[1]) or '0') + u > ceil then
+  redis.call('HINCRBY', KEYS[1], 'r:' .. ARGV[1], 1) return -2
+end
+redis.call('HINCRBY', KEYS[1], 'c:' .. ARGV[1], u)
+if tl >= 0 then redis.call('HINCRBY', KEYS[2], ARGV[2], u) end
+return left`,
+  },
+  // KEYS: account hash, key hash, key id set, version. ARGV: created at, hash, account, plan, id.
+  createKey: {
+    numberOfKeys: 4,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'paymentRequired', '0', 'firstKeyAt', ARGV[1]) end
+redis.call('HSET', KEYS[2], 'hash', ARGV[2], 'account', ARGV[3], 'plan', ARGV[4], 'disabled', '0', 'createdAt', ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[5])
+return redis.call('INCR', KEYS[4])`,
+  },
+  // KEYS: key hash, version.
+  disableKey: {
+    numberOfKeys: 2,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'disabled', '1') redis.call('INCR', KEYS[2]) return 1`,
+  },
+  // KEYS: key hash, version. ARGV: key prefix, '1' or '0'.
+  setPaymentRequired: {
+    numberOfKeys: 2,
+    lua: `local acct = redis.call('HGET', KEYS[1], 'account')
+if not acct then return 0 end
+redis.call('HSET', ARGV[1] .. 'acct:' .. acct, 'paymentRequired', ARGV[2]) redis.call('INCR', KEYS[2]) return 1`,
+  },
+} as const;
+
+type Scripted = { [K in keyof typeof SCRIPTS]: (...args: (string | number)[]) => Promise<number> };
+
+export class RedisBackend implements Backend {
+  private readonly r: Redis & Scripted;
+
+  private constructor(
+    redis: Redis,
+    private readonly p: string,
+  ) {
+    for (const [name, def] of Object.entries(SCRIPTS)) redis.defineCommand(name, def);
+    this.r = redis as Redis & Scripted;
+  }
+
+  /** `redis://[user:pass@]HOST:PORT[/DB][?prefix=P]`; keys live under P (default "catalogue:"). */
+  static async open(spec: string, purpose: 'serve' | 'admin'): Promise<RedisBackend> {
+    const url = new URL(spec);
+    const db = url.pathname.replace(/^\//, '');
+    if (db !== '' && !/^\d+$/.test(db)) throw new Error(`redis database must be a number, not "${db}" in ${url.host}`);
+    for (const k of url.searchParams.keys()) if (k !== 'prefix') throw new Error(`unknown redis store option "${k}" (only prefix)`);
+    const redis = new Redis({
+      host: url.hostname,
+      port: url.port === '' ? 6379 : Number(url.port),
+      db: db === '' ? 0 : Number(db),
+      username: url.username === '' ? undefined : decodeURIComponent(url.username),
+      password: url.password === '' ? undefined : decodeURIComponent(url.password),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+      commandTimeout: purpose === 'serve' ? COMMAND_TIMEOUT_MS : 5000,
+      retryStrategy: (times) => Math.min(times * 50, 500),
+    });
+    let lastError: Error | undefined;
+    redis.on('error', (err: Error) => (lastError = err)); // reconnects by itself; requests meanwhile get 503
+    const ready = await new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), purpose === 'serve' ? 500 : 3000);
+      redis.once('ready', () => (clearTimeout(t), resolve(true)));
+    });
+    if (!ready && purpose === 'admin') {
+      redis.disconnect();
+      throw new Error(`cannot reach the access store at redis://${url.host} (${lastError?.message ?? 'timed out'})`);
+    }
+    return new RedisBackend(redis, url.searchParams.get('prefix') ?? 'catalogue:');
+  }
+
+  async version(): Promise<number> {
+    return Number((await this.r.get(`${this.p}version`)) ?? 0);
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const [version, ids] = await Promise.all([this.version(), this.r.smembers(`${this.p}keys`)]);
+    const keyPipe = this.r.pipeline();
+    for (const id of ids) keyPipe.hgetall(`${this.p}key:${id}`);
+    const keys: KeyRecord[] = [];
+    for (const [i, [err, h]] of ((await keyPipe.exec()) ?? []).entries()) {
+      if (err) throw err;
+      const f = h as Record<string, string>;
+      if (f.hash === undefined) continue;
+      keys.push({ id: ids[i], hash: f.hash, account: f.account, plan: f.plan, disabled: f.disabled === '1', createdAt: Number(f.createdAt) });
+    }
+    const names = [...new Set(keys.map((k) => k.account))];
+    const acctPipe = this.r.pipeline();
+    for (const name of names) acctPipe.hgetall(`${this.p}acct:${name}`);
+    const accounts = ((await acctPipe.exec()) ?? []).map(([err, h], i) => {
+      if (err) throw err;
+      const f = h as Record<string, string>;
+      return { name: names[i], paymentRequired: f.paymentRequired === '1', firstKeyAt: Number(f.firstKeyAt) };
+    });
+    return { version, keys, accounts };
+  }
+
+  async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
+    return (await this.r.hit(`${this.p}rate:${keyId}:${second}`, `${this.p}usage:${month}`, limit, keyId)) === 1;
+  }
+
+  async charge(q: ChargeRequest): Promise<ChargeResult> {
+    const left = await this.r.charge(
+      `${this.p}usage:${q.month}`,
+      `${this.p}trial`,
+      q.keyId,
+      q.account,
+      q.units,
+      q.ceiling ?? -1,
+      q.trialLimit ?? -1,
+    );
+    return left === -1 ? 'trial' : left === -2 ? 'ceiling' : left;
+  }
+
+  async createKey(k: KeyRecord): Promise<void> {
+    const p = this.p;
+    await this.r.createKey(`${p}acct:${k.account}`, `${p}key:${k.id}`, `${p}keys`, `${p}version`, k.createdAt, k.hash, k.account, k.plan, k.id);
+  }
+
+  async disableKey(id: string): Promise<boolean> {
+    return (await this.r.disableKey(`${this.p}key:${id}`, `${this.p}version`)) === 1;
+  }
+
+  async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
+    return (await this.r.setPaymentRequired(`${this.p}key:${keyId}`, `${this.p}version`, this.p, on ? '1' : '0')) === 1;
+  }
+
+  async usage(month: string): Promise<UsageRow[]> {
+    const h = await this.r.hgetall(`${this.p}usage:${month}`);
+    const rows = new Map<string, UsageRow>();
+    for (const [field, value] of Object.entries(h)) {
+      const keyId = field.slice(2);
+      const row = rows.get(keyId) ?? { keyId, calls: 0, refused: 0 };
+      if (field.startsWith('c:')) row.calls = Number(value);
+      else row.refused = Number(value);
+      rows.set(keyId, row);
+    }
+    return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
+  }
+
+  async close(): Promise<void> {
+    this.r.disconnect();
+  }
+}

@@ -1,0 +1,175 @@
+// The access store in an embedded SQLite file (WAL mode), safe for several processes on
+// one file. Guarantees: each check-and-count is one statement or one IMMEDIATE
+// transaction; a lock held longer than the busy timeout surfaces as an error, never a wait.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { AccountRecord, Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO meta VALUES ('version', 0);
+CREATE TABLE IF NOT EXISTS accounts (
+  name TEXT PRIMARY KEY, payment_required INTEGER NOT NULL DEFAULT 0, first_key_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS keys (
+  id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, account TEXT NOT NULL REFERENCES accounts(name),
+  plan TEXT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rate (key_id TEXT PRIMARY KEY, second INTEGER NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS usage (
+  key_id TEXT NOT NULL, month TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, refused INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (key_id, month)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS trial (account TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+/** Milliseconds a statement waits for another process's lock before failing. */
+const BUSY_TIMEOUT_MS = 200;
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(db: Database.Database) {
+  return {
+    version: db.prepare<[], number>(`SELECT v FROM meta WHERE k = 'version'`).pluck(),
+    bump: db.prepare(`UPDATE meta SET v = v + 1 WHERE k = 'version'`),
+    keys: db.prepare<[], { id: string; hash: string; account: string; plan: string; disabled: number; created_at: number }>(
+      `SELECT id, hash, account, plan, disabled, created_at FROM keys`,
+    ),
+    accounts: db.prepare<[], { name: string; payment_required: number; first_key_at: number }>(
+      `SELECT name, payment_required, first_key_at FROM accounts`,
+    ),
+    hit: db
+      .prepare<[string, number], number>(
+        `INSERT INTO rate (key_id, second, n) VALUES (?, ?, 1)
+         ON CONFLICT (key_id) DO UPDATE SET
+           n = CASE WHEN excluded.second > second THEN 1 ELSE n + 1 END,
+           second = max(second, excluded.second)
+         RETURNING n`,
+      )
+      .pluck(),
+    calls: db.prepare<[string, string], number>(`SELECT calls FROM usage WHERE key_id = ? AND month = ?`).pluck(),
+    trialUsed: db.prepare<[string], number>(`SELECT used FROM trial WHERE account = ?`).pluck(),
+    addCalls: db.prepare<[string, string, number]>(
+      `INSERT INTO usage (key_id, month, calls) VALUES (?, ?, ?)
+       ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + excluded.calls`,
+    ),
+    addTrial: db.prepare<[string, number]>(
+      `INSERT INTO trial (account, used) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET used = used + excluded.used`,
+    ),
+    addRefused: db.prepare<[string, string]>(
+      `INSERT INTO usage (key_id, month, refused) VALUES (?, ?, 1)
+       ON CONFLICT (key_id, month) DO UPDATE SET refused = refused + 1`,
+    ),
+    addAccount: db.prepare<[string, number]>(`INSERT OR IGNORE INTO accounts (name, first_key_at) VALUES (?, ?)`),
+    addKey: db.prepare<[string, string, string, string, number]>(
+      `INSERT INTO keys (id, hash, account, plan, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    disable: db.prepare<[string]>(`UPDATE keys SET disabled = 1 WHERE id = ?`),
+    payment: db.prepare<[number, string]>(
+      `UPDATE accounts SET payment_required = ? WHERE name = (SELECT account FROM keys WHERE id = ?)`,
+    ),
+    usage: db.prepare<[string], UsageRow>(`SELECT key_id AS keyId, calls, refused FROM usage WHERE month = ? ORDER BY key_id`),
+  };
+}
+
+export class SqliteBackend implements Backend {
+  private readonly db: Database.Database;
+  private st: Statements | undefined;
+  private chargeTx: ((req: ChargeRequest) => ChargeResult) | undefined;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  }
+
+  /** Schema and statements, set up on first use so that a locked file at start-up is an outage, not a crash. */
+  private get s(): Statements {
+    if (this.st) return this.st;
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+    const st = prepare(this.db);
+    this.chargeTx = this.db.transaction((r: ChargeRequest): ChargeResult => {
+      let left = 0;
+      if (r.trialLimit !== null) {
+        left = r.trialLimit - (st.trialUsed.get(r.account) ?? 0) - r.units;
+        if (left < 0) return this.refuse(r, 'trial');
+      }
+      if (r.ceiling !== null && (st.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling) return this.refuse(r, 'ceiling');
+      st.addCalls.run(r.keyId, r.month, r.units);
+      if (r.trialLimit !== null) st.addTrial.run(r.account, r.units);
+      return left;
+    }).immediate;
+    return (this.st = st);
+  }
+
+  private refuse(r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {
+    this.st!.addRefused.run(r.keyId, r.month);
+    return why;
+  }
+
+  async version(): Promise<number> {
+    return this.s.version.get()!;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const s = this.s;
+    return this.db.transaction(() => ({
+      version: s.version.get()!,
+      keys: s.keys.all().map(
+        (k): KeyRecord => ({ id: k.id, hash: k.hash, account: k.account, plan: k.plan, disabled: k.disabled !== 0, createdAt: k.created_at }),
+      ),
+      accounts: s.accounts.all().map(
+        (a): AccountRecord => ({ name: a.name, paymentRequired: a.payment_required !== 0, firstKeyAt: a.first_key_at }),
+      ),
+    }))();
+  }
+
+  async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
+    const s = this.s;
+    if (s.hit.get(keyId, second)! <= limit) return true;
+    s.addRefused.run(keyId, month);
+    return false;
+  }
+
+  async charge(req: ChargeRequest): Promise<ChargeResult> {
+    this.s;
+    return this.chargeTx!(req);
+  }
+
+  async createKey(k: KeyRecord): Promise<void> {
+    const s = this.s;
+    this.db.transaction(() => {
+      s.addAccount.run(k.account, k.createdAt);
+      s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
+      s.bump.run();
+    }).immediate();
+  }
+
+  async disableKey(id: string): Promise<boolean> {
+    return this.changed((s) => s.disable.run(id).changes);
+  }
+
+  async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
+    return this.changed((s) => s.payment.run(on ? 1 : 0, keyId).changes);
+  }
+
+  /** Runs a change and bumps the version in one transaction; false when it changed nothing. */
+  private changed(change: (s: Statements) => number): boolean {
+    const s = this.s;
+    return this.db.transaction(() => {
+      if (change(s) === 0) return false;
+      s.bump.run();
+      return true;
+    }).immediate();
+  }
+
+  async usage(month: string): Promise<UsageRow[]> {
+    return this.s.usage.all(month);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,72 @@
+// Pass 1: ingredients.jsonl. Guarantees: every line is checked (line-local rules plus
+// unique id and unique name ignoring case); valid lines are rendered and written, in
+// line order, while the file holds no error; the dictionary that products need
+// (id -> ord, ord -> free-from category) is returned either way.
+import {
+  renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER,
+  type IngredientCategory, type IngredientSource,
+} from '../catalogue/format';
+import { isUuid } from '../shared/text';
+import type { ErrorLog } from './errors';
+import type { CatalogueWriter } from './output';
+import { readLines } from './source';
+import { checkIngredient, parseLine, show } from './validate';
+
+export interface Dictionary {
+  /** Lower-case id -> ord, for every line whose id is a valid uuid (first occurrence). */
+  ordById: Map<string, number>;
+  /** ord -> free-from category. */
+  category: (IngredientCategory | null)[];
+  /** Non-blank lines read. */
+  count: number;
+}
+
+/** Called now and then with the physical lines read and the records (non-blank lines) seen so far. */
+export type LineProgress = (lines: number, records: number) => void;
+
+export async function readIngredients(
+  file: string, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
+): Promise<Dictionary> {
+  const dict: Dictionary = { ordById: new Map(), category: [], count: 0 };
+  const idLine = new Map<string, number>();
+  const nameLine = new Map<string, { line: number; name: string }>();
+  const names = new TermIndexBuilder();
+  const others = new TermIndexBuilder();
+  let ord = 0;
+  for await (const { line, text } of readLines(file)) {
+    const report = (m: string) => log.add(`${file}:${line}: ${m}`);
+    const o = parseLine(text, report);
+    const ok = o !== null && checkIngredient(o, report);
+    if (o !== null && isUuid(o.id)) {
+      const id = o.id.toLowerCase();
+      const earlier = idLine.get(id);
+      if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
+      else {
+        idLine.set(id, line);
+        dict.ordById.set(id, ord);
+        dict.category[ord] = ok ? (o.category as IngredientCategory | null) : null;
+      }
+    }
+    if (o !== null && typeof o.name === 'string') {
+      const key = o.name.toLowerCase();
+      const earlier = nameLine.get(key);
+      if (earlier !== undefined) {
+        report(`name ${show(o.name)} duplicates the name ${show(earlier.name)} on line ${earlier.line} (names are compared ignoring case)`);
+      } else nameLine.set(key, { line, name: o.name });
+    }
+    if (ok && log.total === 0) {
+      const ing = o as unknown as IngredientSource;
+      out.ingredient(renderIngredient(ord, ing));
+      names.add(ord, ing.name);
+      others.add(ord, ing.other_names);
+    }
+    ord++;
+    if (line % 4096 === 0) progress(line, ord);
+  }
+  if (log.total === 0) {
+    out.terms(TERMS_INGREDIENT_NAME, names.entries());
+    out.terms(TERMS_INGREDIENT_OTHER, others.entries());
+  }
+  dict.count = ord;
+  return dict;
+}

@@ -1,0 +1,111 @@
+// Writing the catalogue database file (format.ts). Guarantees: everything is written
+// to a temporary file next to FILE in one transaction; FILE is replaced only by an
+// atomic rename after the temporary file is complete and fsynced, and the temporary
+// file is removed on failure — including when the process exits mid-build.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { DDL, type IngredientRow, type ProductRow } from '../catalogue/format';
+
+export class CatalogueWriter {
+  private readonly db: Database.Database;
+  private readonly removeOnExit = () => unlinkQuietly(this.tmp);
+  private readonly stmt: {
+    meta: Database.Statement; ingredient: Database.Statement; product: Database.Statement;
+    barcode: Database.Statement; postings: Database.Statement; term: Database.Statement;
+  };
+
+  private constructor(readonly outFile: string, private readonly tmp: string) {
+    process.on('exit', this.removeOnExit);
+    try {
+      this.db = new Database(tmp);
+      this.db.pragma('journal_mode = OFF');
+      this.db.pragma('synchronous = OFF');
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('temp_store = MEMORY');
+      this.db.pragma('cache_size = -131072'); // 128 MiB
+      this.db.exec(DDL);
+      this.stmt = {
+        meta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)'),
+        ingredient: this.db.prepare(
+          'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)'),
+        product: this.db.prepare(
+          'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, head, entries) ' +
+          'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @head, @entries)'),
+        barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
+        postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
+        term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),
+      };
+      this.db.exec('BEGIN');
+    } catch (err) {
+      this.discard();
+      throw err;
+    }
+  }
+
+  /** Starts a new catalogue for outFile (its directory is created when missing). */
+  static open(outFile: string): CatalogueWriter {
+    fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
+    const tmp = `${outFile}.tmp-${process.pid}`;
+    unlinkQuietly(tmp);
+    return new CatalogueWriter(outFile, tmp);
+  }
+
+  meta(key: string, value: string): void { this.stmt.meta.run(key, value); }
+  ingredient(row: IngredientRow): void { this.stmt.ingredient.run(row); }
+  product(row: ProductRow): void { this.stmt.product.run(row); }
+  barcode(gtin: string, productOrd: number): void { this.stmt.barcode.run(gtin, productOrd); }
+  postings(ingredientOrd: number, postings: Buffer): void { this.stmt.postings.run(ingredientOrd, postings); }
+  terms(kind: number, entries: Iterable<[string, Buffer]>): void {
+    for (const [term, postings] of entries) this.stmt.term.run(kind, term, postings);
+  }
+
+  /** Commits, makes the file durable and renames it over outFile. */
+  commit(): void {
+    try {
+      this.db.exec('COMMIT');
+      this.db.pragma('journal_mode = DELETE');
+      this.db.close();
+      fsyncPath(this.tmp, 'r+');
+      fs.renameSync(this.tmp, this.outFile);
+    } catch (err) {
+      this.discard();
+      throw err;
+    }
+    process.off('exit', this.removeOnExit);
+    try {
+      fsyncPath(path.dirname(path.resolve(this.outFile)), 'r'); // makes the rename durable
+    } catch {
+      // not every platform can fsync a directory; the file itself is already durable
+    }
+  }
+
+  /** Abandons the build: closes and removes the temporary file; outFile is untouched. */
+  discard(): void {
+    try {
+      if (this.db?.open) this.db.close();
+    } finally {
+      unlinkQuietly(this.tmp);
+      process.off('exit', this.removeOnExit);
+    }
+  }
+}
+
+function fsyncPath(p: string, flags: string): void {
+  const fd = fs.openSync(p, flags);
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function unlinkQuietly(p: string): void {
+  for (const f of [p, p + '-journal']) {
+    try {
+      fs.unlinkSync(f);
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// Pass 2: products.jsonl, streamed. Guarantees: every line is checked (line-local
+// rules, including ingredient ids that exist in ingredients.jsonl, plus unique id and barcodes
+// unique across the catalogue after leading zeros are removed — a collision names
+// both products); while the source holds no error, each product is rendered and
+// written in line order with its barcodes, and its ord is added to the postings of
+// each of its ingredients and to the product term index.
+import {
+  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT, type ProductSource,
+} from '../catalogue/format';
+import { gtinKey, isBarcode, isUuid } from '../shared/text';
+import type { ErrorLog } from './errors';
+import type { Dictionary, LineProgress } from './ingredients';
+import type { CatalogueWriter } from './output';
+import { readLines } from './source';
+import { checkProduct, parseLine, show } from './validate';
+
+export interface ProductCounts { products: number; barcodes: number }
+
+interface BarcodeOwner { line: number; id: string; code: string }
+
+export async function readProducts(
+  file: string, dict: Dictionary, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
+): Promise<ProductCounts> {
+  const idLine = new Map<string, number>();
+  const owners = new Map<string, BarcodeOwner>();
+  const postings: number[][] = [];
+  const terms = new TermIndexBuilder();
+  const known = (id: string) => dict.ordById.has(id);
+  const ingredientOrd = (id: string) => dict.ordById.get(id)!;
+  const ingredientCategory = (ord: number) => dict.category[ord];
+  let ord = 0;
+  let barcodes = 0;
+  for await (const { line, text } of readLines(file)) {
+    const report = (m: string) => log.add(`${file}:${line}: ${m}`);
+    const o = parseLine(text, report);
+    if (o === null) {
+      ord++;
+      continue;
+    }
+    const ok = checkProduct(o, known, report);
+    const id = isUuid(o.id) ? o.id.toLowerCase() : null;
+    if (id !== null) {
+      const earlier = idLine.get(id);
+      if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
+      else idLine.set(id, line);
+    }
+    if (Array.isArray(o.barcodes)) {
+      const who = id ?? show(o.id);
+      o.barcodes.forEach((code: unknown, i: number) => {
+        if (!isBarcode(code)) return;
+        const key = gtinKey(code);
+        const owner = owners.get(key);
+        if (owner === undefined) owners.set(key, { line, id: who, code });
+        else if (owner.line !== line) {
+          report(`barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
+            `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`);
+        }
+      });
+    }
+    if (ok && log.total === 0) {
+      const p = o as unknown as ProductSource;
+      out.product(renderProduct(ord, p, ingredientOrd, ingredientCategory));
+      for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
+      barcodes += p.barcodes.length;
+      for (const e of p.ingredients) {
+        const iord = ingredientOrd(e.id.toLowerCase());
+        const list = postings[iord] ?? (postings[iord] = []);
+        if (list[list.length - 1] !== ord) list.push(ord);
+      }
+      terms.add(ord, p.brand);
+      terms.add(ord, p.name);
+    }
+    ord++;
+    if (line % 4096 === 0) progress(line, ord);
+  }
+  if (log.total === 0) {
+    postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
+    out.terms(TERMS_PRODUCT, terms.entries());
+  }
+  return { products: ord, barcodes };
+}

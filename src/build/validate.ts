@@ -1,0 +1,174 @@
+// Line-local rules of catalogue-source.md: JSON shape, required and unknown fields,
+// types, enums, uuids, ranges, URLs, barcodes, and label entries naming a known ingredient. Guarantees: a line is accepted only
+// if it breaks no rule, and each broken rule is reported once, as a message that
+// names the field (nested ones as `ingredients[3].concentration`) and its value.
+// Rules that span lines (duplicates, references, barcode collisions) live elsewhere.
+import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../catalogue/format';
+import { gtinKey, isBarcode, isUuid } from '../shared/text';
+
+export type Report = (message: string) => void;
+type Obj = Record<string, unknown>;
+
+export const INGREDIENT_FIELDS = [
+  'id', 'name', 'rating', 'irritancy', 'comedogenicity', 'functions', 'cas_number', 'ec_number',
+  'ph_eur_name', 'iupac_name', 'other_names', 'category',
+] as const;
+export const PRODUCT_FIELDS = ['id', 'brand', 'name', 'category', 'origin', 'image_url', 'barcodes', 'ingredients'] as const;
+export const ENTRY_FIELDS = ['id', 'label_name', 'concentration'] as const;
+
+/** The JSON object on a line, or null after reporting why it is not one. */
+export function parseLine(text: string, report: Report): Obj | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    report(`malformed JSON: ${(err as Error).message}`);
+    return null;
+  }
+  if (!isObject(value)) {
+    report(`line must be a JSON object, got ${show(value)}`);
+    return null;
+  }
+  return value;
+}
+
+/** Checks every line-local rule of an ingredients.jsonl line; true when it passes. */
+export function checkIngredient(o: Obj, report: Report): boolean {
+  const r = counting(report);
+  checkKeys(o, INGREDIENT_FIELDS, '', r);
+  const has = (k: string) => Object.hasOwn(o, k);
+  if (has('id')) uuid(o.id, 'id', r);
+  if (has('name')) requiredText(o.name, 'name', r);
+  if (has('rating')) oneOf(o.rating, 'rating', RATINGS, r);
+  if (has('irritancy')) range(o.irritancy, 'irritancy', r);
+  if (has('comedogenicity')) range(o.comedogenicity, 'comedogenicity', r);
+  if (has('functions')) functions(o.functions, r);
+  for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names']) if (has(k)) optionalText(o[k], k, r);
+  if (has('category')) oneOf(o.category, 'category', INGREDIENT_CATEGORIES, r);
+  return r.count === 0;
+}
+
+/**
+ * Checks every line-local rule of a products.jsonl line, and that each label entry's id
+ * is known (`known` gets the lower-cased id); true when it passes.
+ */
+export function checkProduct(o: Obj, known: (id: string) => boolean, report: Report): boolean {
+  const r = counting(report);
+  checkKeys(o, PRODUCT_FIELDS, '', r);
+  const has = (k: string) => Object.hasOwn(o, k);
+  if (has('id')) uuid(o.id, 'id', r);
+  if (has('brand')) optionalText(o.brand, 'brand', r);
+  if (has('name')) optionalText(o.name, 'name', r);
+  if (has('category')) oneOf(o.category, 'category', PRODUCT_CATEGORIES, r);
+  if (has('origin')) optionalText(o.origin, 'origin', r);
+  if (has('image_url')) imageUrl(o.image_url, r);
+  if (has('barcodes')) barcodes(o.barcodes, r);
+  if (has('ingredients')) entries(o.ingredients, known, r);
+  return r.count === 0;
+}
+
+/** A value as it appeared in the source (JSON), shortened when long. */
+export function show(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? s.slice(0, 77) + '...' : s;
+}
+
+function counting(report: Report): Report & { count: number } {
+  const r = ((m: string) => {
+    r.count++;
+    report(m);
+  }) as Report & { count: number };
+  r.count = 0;
+  return r;
+}
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function blank(s: string): boolean {
+  return s.trim() === '';
+}
+
+function checkKeys(o: Obj, fields: readonly string[], prefix: string, r: Report): void {
+  for (const f of fields) if (!Object.hasOwn(o, f)) r(`${prefix}missing field "${f}"`);
+  for (const k of Object.keys(o)) if (!fields.includes(k)) r(`${prefix}unknown field ${JSON.stringify(k)}`);
+}
+
+function uuid(v: unknown, field: string, r: Report): void {
+  if (!isUuid(v)) r(`${field} ${show(v)} is not a uuid (8-4-4-4-12 hex digits)`);
+}
+
+function requiredText(v: unknown, field: string, r: Report): void {
+  if (typeof v !== 'string') r(`${field} must be a string, got ${show(v)}`);
+  else if (blank(v)) r(`${field} ${show(v)} must not be empty`);
+}
+
+function optionalText(v: unknown, field: string, r: Report): void {
+  if (v === null) return;
+  if (typeof v !== 'string') r(`${field} must be a string or null, got ${show(v)}`);
+  else if (blank(v)) r(`${field} ${show(v)} must not be empty (use null for none)`);
+}
+
+function oneOf(v: unknown, field: string, values: readonly string[], r: Report): void {
+  if (v === null) return;
+  if (typeof v !== 'string' || !values.includes(v)) r(`${field} ${show(v)} is not one of ${values.join(', ')}`);
+}
+
+const RANGE = /^([0-5])(?:-([0-5]))?$/;
+function range(v: unknown, field: string, r: Report): void {
+  if (v === null) return;
+  const m = typeof v === 'string' ? RANGE.exec(v) : null;
+  if (!m || (m[2] !== undefined && +m[1] >= +m[2])) {
+    r(`${field} ${show(v)} is not "N" or "N-M" with integers 0 <= N < M <= 5 (or null)`);
+  }
+}
+
+function functions(v: unknown, r: Report): void {
+  if (!Array.isArray(v)) return r(`functions must be an array of strings, got ${show(v)}`);
+  const seen = new Map<string, number>();
+  v.forEach((f, i) => {
+    if (typeof f !== 'string' || blank(f)) return r(`functions[${i}] ${show(f)} is not a non-empty string`);
+    const first = seen.get(f);
+    if (first !== undefined) r(`functions[${i}] ${show(f)} repeats functions[${first}]`);
+    else seen.set(f, i);
+  });
+}
+
+function imageUrl(v: unknown, r: Report): void {
+  if (v === null) return;
+  if (typeof v === 'string' && /^https?:\/\//i.test(v) && URL.canParse(v)) return;
+  r(`image_url ${show(v)} is not an absolute http or https URL (or null)`);
+}
+
+function barcodes(v: unknown, r: Report): void {
+  if (!Array.isArray(v)) return r(`barcodes must be an array of strings, got ${show(v)}`);
+  const seen = new Map<string, number>();
+  v.forEach((code, i) => {
+    if (!isBarcode(code)) return r(`barcodes[${i}] ${show(code)} is not a string of 8 to 14 digits`);
+    const key = gtinKey(code);
+    const first = seen.get(key);
+    if (first === undefined) return void seen.set(key, i);
+    r(`barcodes[${i}] ${show(code)} is the same code as barcodes[${first}] ${show(v[first])} once leading zeros are removed`);
+  });
+}
+
+function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
+  if (!Array.isArray(v)) return r(`ingredients must be an array of objects, got ${show(v)}`);
+  v.forEach((e, i) => {
+    const at = `ingredients[${i}]`;
+    if (!isObject(e)) return r(`${at} must be an object, got ${show(e)}`);
+    checkKeys(e, ENTRY_FIELDS, `${at}: `, r);
+    if (typeof e.id === 'string' && known(e.id.toLowerCase())) {
+      // a known id is a valid uuid
+    } else if (!isUuid(e.id)) r(`${at}.id ${show(e.id)} is not a uuid (8-4-4-4-12 hex digits)`);
+    else r(`${at}.id ${show(e.id)} is not the id of any line in ingredients.jsonl`);
+    if (Object.hasOwn(e, 'label_name')) requiredText(e.label_name, `${at}.label_name`, r);
+    if (Object.hasOwn(e, 'concentration')) {
+      const c = e.concentration;
+      if (c !== null && (typeof c !== 'number' || !(c > 0 && c <= 100))) {
+        r(`${at}.concentration ${show(c)} is not a number with 0 < value <= 100 (or null)`);
+      }
+    }
+  });
+}

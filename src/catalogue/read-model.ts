@@ -1,0 +1,179 @@
+// The read model: one opened catalogue file, immutable while it is served.
+// Guarantees: every answer is a ready JSON string assembled from fragments rendered
+// at build time (no joins, no serialisation per request); all indexes are loaded once
+// at open, so request work is lookups and bitset/posting-list passes only; a file
+// that is not a catalogue of this schema version is refused at open.
+import Database from 'better-sqlite3';
+import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, assembleProduct, decodePostings, type IngredientCategory } from './format';
+import { TextIndex } from './text-index';
+import { Searcher } from './search';
+import { FilterIndex, FREE_PARAM, type ProductFilter, type ProductRowMeta } from './filter-index';
+import { brandKey, gtinKey } from '../shared/text';
+
+export const PAGE_SIZE = 20;
+
+export interface FilterQuery {
+  category?: string; brand?: string; origin?: string; freeOf: IngredientCategory[];
+  hasIngredient?: string; excludesIngredients: string[];
+}
+
+export class Catalogue {
+  readonly products: number;
+  readonly ingredients: number;
+  readonly builtAt: string;
+  readonly healthJson: string;
+  private readonly db: Database.Database;
+  private readonly byId: Database.Statement<[string], [string, string]>;
+  private readonly byGtin: Database.Statement<[string], [string, string]>;
+  private readonly summaries: string[];
+  private readonly records: string[];
+  private readonly searchItems: string[];
+  private readonly ingredientNames: string[];
+  private readonly ingredientKeys: string[];
+  private readonly ingredientOrd = new Map<string, number>();
+  private readonly productSearch: Searcher;
+  private readonly ingredientSearch: Searcher;
+  private readonly filter: FilterIndex;
+
+  static open(file: string): Catalogue {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return new Catalogue(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    const meta = new Map<string, string>();
+    try {
+      for (const r of db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]) meta.set(r.key, r.value);
+    } catch {
+      throw new Error('not a catalogue file (no meta table)');
+    }
+    if (meta.get('format') !== FORMAT) throw new Error('not a catalogue file (format is not ' + FORMAT + ')');
+    if (meta.get('schema_version') !== SCHEMA_VERSION) {
+      throw new Error(`catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`);
+    }
+    this.builtAt = meta.get('built_at') ?? 'unknown';
+
+    this.records = [];
+    this.searchItems = [];
+    this.ingredientNames = [];
+    this.ingredientKeys = [];
+    for (const [ord, id, name, key, record, item] of db.prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord').raw().iterate() as Iterable<[number, string, string, string, string, string]>) {
+      this.ingredientOrd.set(id, ord);
+      this.ingredientNames[ord] = name;
+      this.ingredientKeys[ord] = key;
+      this.records[ord] = record;
+      this.searchItems[ord] = item;
+    }
+    this.ingredients = this.records.length;
+
+    const postings: Int32Array[] = [];
+    for (const [ord, blob] of db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<[number, Buffer]>) {
+      postings[ord] = decodePostings(blob);
+    }
+    const none = new Int32Array(0);
+
+    this.summaries = [];
+    const metaRows: ProductRowMeta[] = [];
+    for (const [ord, bk, category, origin, flags, summary] of db.prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord').raw().iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
+      this.summaries[ord] = summary;
+      metaRows.push({ ord, brand_key: bk, category, origin, flags });
+    }
+    this.products = this.summaries.length;
+    this.filter = new FilterIndex(this.products, metaRows, (ord) => postings[ord] ?? none);
+
+    const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
+    const index = (kind: number) => new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[]);
+    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT), weight: 1 }], this.products);
+    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER), weight: 1 }], this.ingredients);
+
+    this.byId = db.prepare('SELECT head, entries FROM products WHERE id = ?').raw() as Database.Statement<[string], [string, string]>;
+    this.byGtin = db.prepare('SELECT p.head, p.entries FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').raw() as Database.Statement<[string], [string, string]>;
+    this.healthJson = JSON.stringify({ status: 'ok', products: this.products, ingredients: this.ingredients, built_at: this.builtAt });
+  }
+
+  /** Full product payload (2.3) by lower-case uuid, or null. */
+  product(id: string): string | null {
+    const row = this.byId.get(id);
+    return row ? assembleProduct(row[0], row[1], this.records) : null;
+  }
+
+  /** Full product payload by any zero-padded form of a barcode, or null. */
+  productByBarcode(code: string): string | null {
+    const row = this.byGtin.get(gtinKey(code));
+    return row ? assembleProduct(row[0], row[1], this.records) : null;
+  }
+
+  /** JSON array of payloads (or null) in the order of the lower-case ids. */
+  batch(ids: string[]): string {
+    let out = '[';
+    for (let i = 0; i < ids.length; i++) out += (i ? ',' : '') + (this.product(ids[i]) ?? 'null');
+    return out + ']';
+  }
+
+  /** Ingredient record (2.5) by lower-case uuid, or null. */
+  ingredient(id: string): string | null {
+    const ord = this.ingredientOrd.get(id);
+    return ord === undefined ? null : this.records[ord];
+  }
+
+  /** List response (2.8) of product summaries for the words of q (already folded, at most 10). */
+  searchProducts(words: string[], page: number): string {
+    const r = this.productSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    const hint = 'No product has every word of q in its brand or name (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
+    return listJson(r.ords.map((o) => this.summaries[o]), page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
+  }
+
+  /** List response (2.8) of ingredient search items: names starting with q first (shortest first), then by relevance. */
+  searchIngredients(words: string[], page: number): string {
+    const key = words.join(' ');
+    const boost = (ord: number) => (this.ingredientKeys[ord].startsWith(key) ? 1e9 - this.ingredientNames[ord].length : 0);
+    const r = this.ingredientSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE, boost);
+    const hint = 'No ingredient has every word of q in its name or other names (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
+    return listJson(r.ords.map((o) => this.searchItems[o]), page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
+  }
+
+  /** List response (2.8) of product summaries matching every filter, in catalogue order. */
+  filterProducts(q: FilterQuery, page: number): string {
+    const f: ProductFilter = {
+      category: q.category, brandKey: q.brand === undefined ? undefined : brandKey(q.brand), origin: q.origin, freeOf: q.freeOf,
+      has: q.hasIngredient === undefined ? undefined : this.ingredientOrd.get(q.hasIngredient) ?? -1,
+      excludes: q.excludesIngredients.map((id) => this.ingredientOrd.get(id)).filter((o): o is number => o !== undefined),
+    };
+    const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    return listJson(r.ords.map((o) => this.summaries[o]), page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function terms(words: string[], counts: number[]): Array<{ term: string; matches: number }> {
+  return words.map((term, i) => ({ term, matches: counts[i] }));
+}
+
+function listJson(items: string[], page: number, total: number, noMatch: () => object): string {
+  const head = `{"results":[${items.join(',')}],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
+  return total === 0 ? `${head},"no_match":${JSON.stringify(noMatch())}}` : head + '}';
+}
+
+function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQuery): string {
+  const empty = alone.find((a) => a.count === 0);
+  if (empty) {
+    const value = empty.filter === 'brand' ? q.brand : empty.filter === 'category' ? q.category : empty.filter === 'origin' ? q.origin : empty.filter === 'has_ingredient' ? q.hasIngredient : undefined;
+    const what = value === undefined ? `the ${empty.filter} filter` : `${empty.filter} "${value}"`;
+    const extra = empty.filter === 'category' ? ' Categories are skincare, suncare, makeup, haircare, body/bath, fragrance and other (case-sensitive).' : '';
+    return `No product matches ${what}. Change or remove the ${empty.filter} filter.${extra}`;
+  }
+  if (alone.length === 0) return 'The catalogue has no products.';
+  const narrowest = alone.reduce((a, b) => (b.count < a.count ? b : a));
+  return `Each filter matches products on its own, but no product matches them all together. Remove or change one of them, for example the ${narrowest.filter} filter (${narrowest.count} products on its own).`;
+}
+
+export { FREE_PARAM };

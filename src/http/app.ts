@@ -1,0 +1,89 @@
+// Assembles the HTTP service: strict validation, one error shape, the access hooks on
+// /v1, the eight operations, the OpenAPI document and the API reference page.
+// Guarantees: every operation is registered with the schemas that validate it and
+// document it; the catalogue is read through `app.catalogue()` once per request, so a
+// catalogue swapped while serving never mixes two files in one answer.
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Logger } from 'pino';
+import type { Catalogue } from '../catalogue/read-model';
+import type { AccessControl } from '../access/types';
+import { compileValidator } from './validation';
+import { installErrorHandling } from './errors';
+import { installAccessHooks } from './access-hooks';
+import { health } from './operations/health';
+import { searchProducts } from './operations/search-products';
+import { filterProducts } from './operations/filter-products';
+import { getProduct } from './operations/get-product';
+import { getProductByBarcode } from './operations/get-product-by-barcode';
+import { batchProducts } from './operations/batch-products';
+import { searchIngredients } from './operations/search-ingredients';
+import { getIngredient } from './operations/get-ingredient';
+import { JSON_TYPE } from './json';
+
+declare module 'fastify' {
+  interface FastifyInstance { catalogue(): Catalogue }
+}
+
+/** One structured line per finished request: id, route, status, latency and key id (never the secret). */
+class RequestLog extends LogController {
+  constructor() {
+    super({ requestIdLogLabel: 'req' });
+  }
+  incomingRequest(): void {}
+  requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+    req.log.info({ method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, key: req.grant?.keyId ?? null }, 'request');
+  }
+}
+
+export interface CatalogueRef { current: Catalogue }
+
+export interface AppOptions {
+  catalogue: CatalogueRef;
+  access: AccessControl;
+  logger?: Logger;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    logController: new RequestLog(),
+    routerOptions: { maxParamLength: 1000 },
+    bodyLimit: 64 * 1024,
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(compileValidator);
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app);
+  app.decorate('catalogue', () => opts.catalogue.current);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Cosmetics Catalogue API', version: '1.0.0',
+        description: 'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ apiKey: [] }],
+      tags: [{ name: 'products' }, { name: 'ingredients' }, { name: 'service' }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true, tryItOutEnabled: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) => reply.type(JSON_TYPE).send(JSON.stringify(app.swagger())));
+
+  health(app);
+  await app.register(async (v1) => {
+    installAccessHooks(v1, opts.access);
+    searchProducts(v1);
+    filterProducts(v1);
+    getProductByBarcode(v1);
+    batchProducts(v1);
+    getProduct(v1);
+    searchIngredients(v1);
+    getIngredient(v1);
+  });
+  return app;
+}

@@ -1,0 +1,27 @@
+// GET /v1/products/{id} — one full product payload; a barcode sent here is pointed
+// at the barcode endpoint; 404 echoes the id.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { Product, Uuid, errors } from '../schemas';
+import { JSON_TYPE } from '../json';
+import { ApiError } from '../../shared/errors';
+import { isBarcode } from '../../shared/text';
+
+const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.') });
+
+export function getProduct(app: FastifyInstance): void {
+  app.get<{ Params: { id: string } }>('/v1/products/:id', {
+    schema: {
+      summary: 'Fetch one product with its full ingredient list', tags: ['products'], params: Params, querystring: Type.Object({}),
+      response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+    },
+    preValidation: async (req) => {
+      const { id } = req.params as { id: string };
+      if (isBarcode(id)) throw new ApiError('bad_request', `id must be a uuid; ${id} looks like a barcode: use GET /v1/products/barcode/${id}`);
+    },
+  }, (req, reply) => {
+    const product = app.catalogue().product(req.params.id.toLowerCase());
+    if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
+    return reply.type(JSON_TYPE).send(product);
+  });
+}

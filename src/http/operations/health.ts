@@ -1,0 +1,10 @@
+// GET /health — liveness and catalogue build information, read from the served file. No key.
+import type { FastifyInstance } from 'fastify';
+import { Health } from '../schemas';
+import { JSON_TYPE } from '../json';
+
+export function health(app: FastifyInstance): void {
+  app.get('/health', {
+    schema: { summary: 'Service health and catalogue build information', tags: ['service'], security: [], response: { 200: Health } },
+  }, (_req, reply) => reply.type(JSON_TYPE).send(app.catalogue().healthJson));
+}

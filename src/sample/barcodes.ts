@@ -1,0 +1,56 @@
+// Synthetic demo barcodes from the GS1 restricted-circulation range (prefix 2),
+// which is never assigned to real trade items. Each product gets one code derived
+// from its id: most a GTIN-13 "2…"; about 1 in 12 a restricted GTIN-8 "2…"
+// written as 13 digits with leading zeros; about 1 in 8 also a GTIN-14 multipack
+// code (indicator 1–8 + the unit code). Guarantees: valid GS1 check digits;
+// deterministic; no two codes in the catalogue equal after removing leading zeros.
+import { createHash } from 'node:crypto';
+import { gtinKey } from '../shared/text';
+
+/** GS1 check digit of the digits that precede it (any GTIN length). */
+export function checkDigit(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    const d = body.charCodeAt(body.length - 1 - i) - 48;
+    sum += i % 2 === 0 ? d * 3 : d;
+  }
+  return String((10 - (sum % 10)) % 10);
+}
+
+export function isValidGtin(code: string): boolean {
+  return /^\d{8,14}$/.test(code) && checkDigit(code.slice(0, -1)) === code.slice(-1);
+}
+
+function digits(seed: string, n: number): string {
+  let out = '';
+  for (let round = 0; out.length < n; round++) {
+    const h = createHash('sha256').update(`${round}:${seed}`).digest();
+    for (const b of h) if (b < 250 && out.length < n) out += String(b % 10);
+  }
+  return out;
+}
+
+/** Allocates codes product by product, never reusing a GTIN key. */
+export class BarcodeAllocator {
+  private readonly used = new Set<string>();
+
+  codesFor(productId: string): string[] {
+    const pick = Number.parseInt(digits(`kind:${productId}`, 3), 10);
+    const short = pick % 12 === 0;
+    const multipack = pick % 8 === 1;
+    for (let attempt = 0; ; attempt++) {
+      const seed = `${productId}:${attempt}`;
+      const unit = short ? '00000' + this.withCheck('2' + digits(seed, 6)) : this.withCheck('2' + digits(seed, 11));
+      const codes = [unit];
+      if (multipack) codes.push(this.withCheck(String(1 + (pick % 8)) + unit.slice(0, 12)));
+      const keys = codes.map(gtinKey);
+      if (keys.some((k) => this.used.has(k)) || new Set(keys).size !== keys.length) continue;
+      for (const k of keys) this.used.add(k);
+      return codes;
+    }
+  }
+
+  private withCheck(body: string): string {
+    return body + checkDigit(body);
+  }
+}

@@ -1,0 +1,168 @@
+// The synthetic ingredient dictionary: staples, free-from-tagged ingredients and
+// invented INCI names up to the requested count. Guarantees: names are unique ignoring
+// case; the null rates of rating, irritancy, comedogenicity, functions and category
+// follow api-spec part 2; the same seed and count give the same dictionary.
+import type { IngredientCategory, IngredientSource } from '../catalogue/format';
+import { INGREDIENT_CATEGORIES } from '../catalogue/format';
+import { Rng } from './prng';
+import { Choice } from './sampler';
+import { STAPLES, TAGGED, type KnownIngredient, type Rating } from './known-ingredients';
+import { inventTagged, inventUntagged, type Invented } from './ingredient-families';
+
+/** Target shares of non-null values among all ingredients (api-spec 2.4). */
+export const INGREDIENT_RATES = { rating: 0.025, irritancy: 0.01, comedogenicity: 0.01, functions: 0.49, category: 0.025 };
+export const MIN_INGREDIENTS = 200;
+
+export interface DictIngredient {
+  record: IngredientSource;
+  /** Typical label position 0..1 (-1: always first). */
+  pos: number;
+  /** JSON text of the product entry up to the label value: `{"id":"…","label_name":`. */
+  entryHead: string;
+  /** JSON-encoded label texts: [canonical, upper-case canonical, ...variants]. */
+  labels: string[];
+}
+
+export interface Dictionary {
+  all: DictIngredient[];
+  /** Indexes into `all` of the staples, with their product share and boosted product categories. */
+  staples: Array<{ index: number; share: number; boost: string[] }>;
+  /** Indexes into `all` per free-from tag, most popular first. */
+  tagged: Record<IngredientCategory, number[]>;
+  /** Indexes into `all` of untagged non-staple ingredients, most popular first. */
+  pool: number[];
+}
+
+const TAG_SHARE = new Choice<IngredientCategory>([
+  ['fragrance', 45], ['silicones', 30], ['sulfates', 12], ['drying_alcohol', 6], ['parabens', 7],
+]);
+const RATING = new Choice<Rating>([['direct actives', 35], ['supporting actives', 45], ['sensitizers', 20]]);
+const EXTRA_FUNCTIONS = ['skin conditioning', 'emollient', 'humectant', 'antioxidant', 'masking', 'viscosity controlling', 'smoothing', 'soothing', 'refatting', 'abrasive', 'absorbent'];
+
+export function buildDictionary(seed: string, count: number): Dictionary {
+  if (!Number.isInteger(count) || count < MIN_INGREDIENTS) throw new Error(`ingredients must be an integer >= ${MIN_INGREDIENTS}, got ${count}`);
+  const rng = new Rng(seed, 'ingredients');
+  const taken = new Set<string>();
+  const claim = (name: string) => {
+    const key = name.toLowerCase();
+    if (taken.has(key)) return false;
+    taken.add(key);
+    return true;
+  };
+  const tagTarget = Math.round(count * INGREDIENT_RATES.category);
+  const known: KnownIngredient[] = [...STAPLES, ...TAGGED.slice(0, tagTarget)];
+  for (const k of known) claim(k.name);
+
+  const invented: Array<{ inv: Invented; category: IngredientCategory | null }> = [];
+  let spare = 100;
+  for (let i = known.length - STAPLES.length; i < tagTarget; i++) {
+    let got: Invented | null = null;
+    let category = TAG_SHARE.draw(rng);
+    for (let t = 0; t < 50 && !got; t++) {
+      const inv = inventTagged(rng, category);
+      if (claim(inv.name)) got = inv;
+    }
+    while (!got) {
+      category = 'silicones';
+      const inv: Invented = { name: `Polysilicone-${spare++}`, pos: 0.4, functions: ['film forming'] };
+      if (claim(inv.name)) got = inv;
+    }
+    invented.push({ inv: got, category });
+  }
+  let oligo = 1000;
+  while (known.length + invented.length < count) {
+    let got: Invented | null = null;
+    for (let t = 0; t < 30 && !got; t++) {
+      const inv = inventUntagged(rng);
+      if (claim(inv.name)) got = inv;
+    }
+    while (!got) {
+      const inv: Invented = { name: `Oligopeptide-${oligo++}`, pos: 0.68, functions: ['skin conditioning'] };
+      if (claim(inv.name)) got = inv;
+    }
+    invented.push({ inv: got, category: null });
+  }
+
+  // Probabilities for invented entries so that totals meet the target shares.
+  const share = (target: number, knownHits: number) => clamp((target * count - knownHits) / invented.length);
+  const pRating = share(INGREDIENT_RATES.rating, known.filter((k) => k.rating).length);
+  const pIrr = share(INGREDIENT_RATES.irritancy, known.filter((k) => k.irritancy).length);
+  const pCom = share(INGREDIENT_RATES.comedogenicity, known.filter((k) => k.comedogenicity).length);
+  const pFun = share(INGREDIENT_RATES.functions, known.length);
+
+  const dict: Dictionary = { all: [], staples: [], tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] }, pool: [] };
+  const add = (record: IngredientSource, pos: number, variants: string[]) => {
+    const index = dict.all.length;
+    const labels = [JSON.stringify(record.name), JSON.stringify(record.name.toUpperCase()), ...variants.map((v) => JSON.stringify(v))];
+    dict.all.push({ record, pos, entryHead: `{"id":"${record.id}","label_name":`, labels });
+    if (record.category) dict.tagged[record.category].push(index);
+    return index;
+  };
+  for (const k of known) {
+    const index = add({
+      id: rng.uuid(), name: k.name, rating: k.rating ?? null, irritancy: k.irritancy ?? null, comedogenicity: k.comedogenicity ?? null,
+      functions: k.functions, cas_number: k.cas ?? null, ec_number: k.ec ?? null, ph_eur_name: k.phEur ?? null,
+      iupac_name: k.iupac ?? null, other_names: k.other ?? null, category: k.category ?? null,
+    }, k.pos, k.variants ?? []);
+    if (k.share !== undefined) dict.staples.push({ index, share: k.share, boost: k.boost ?? [] });
+  }
+  for (const { inv, category } of invented) {
+    const rating = rng.chance(pRating) ? (category === 'fragrance' && rng.chance(0.7) ? 'sensitizers' : RATING.draw(rng)) : null;
+    const index = add({
+      id: rng.uuid(), name: inv.name, rating,
+      irritancy: rng.chance(pIrr) ? scale(rng) : null,
+      comedogenicity: rng.chance(pCom) ? scale(rng) : null,
+      functions: rng.chance(pFun) ? functions(rng, inv.functions) : [],
+      cas_number: rng.chance(0.35) ? casNumber(rng) : null,
+      ec_number: rng.chance(0.25) ? ecNumber(rng) : null,
+      ph_eur_name: inv.phEur && rng.chance(0.05) ? inv.phEur : null,
+      iupac_name: inv.iupac && rng.chance(0.6) ? inv.iupac : null,
+      other_names: inv.other && rng.chance(0.5) ? inv.other : null,
+      category,
+    }, inv.pos, inv.variant ? [inv.variant] : []);
+    if (!category) dict.pool.push(index);
+  }
+  return dict;
+}
+
+function clamp(p: number): number {
+  return Math.min(1, Math.max(0, p));
+}
+
+/** `N` or `N-M` with 0 <= N < M <= 5, mostly low values. */
+function scale(rng: Rng): string {
+  const n = Math.min(4, Math.floor(rng.next() * rng.next() * 5));
+  if (rng.chance(0.6)) return String(n);
+  return `${n}-${rng.range(n + 1, Math.min(5, n + 2))}`;
+}
+
+function functions(rng: Rng, family: string[]): string[] {
+  const out = new Set<string>();
+  const n = rng.range(1, Math.min(3, family.length));
+  while (out.size < n) out.add(rng.pick(family));
+  if (rng.chance(0.15)) out.add(rng.pick(EXTRA_FUNCTIONS));
+  return [...out];
+}
+
+/** A CAS Registry Number with a valid check digit. */
+export function casNumber(rng: Rng): string {
+  const head = String(rng.range(50, 9_999_999));
+  const mid = String(rng.int(100)).padStart(2, '0');
+  const digits = head + mid;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) sum += (digits.length - i) * (digits.charCodeAt(i) - 48);
+  return `${head}-${mid}-${sum % 10}`;
+}
+
+/** An EC (EINECS/ELINCS) number with a valid check digit. */
+export function ecNumber(rng: Rng): string {
+  for (;;) {
+    const digits = String(rng.chance(0.85) ? rng.range(200_000, 310_999) : rng.range(400_000, 479_999));
+    let sum = 0;
+    for (let i = 0; i < 6; i++) sum += (i + 1) * (digits.charCodeAt(i) - 48);
+    if (sum % 11 === 10) continue;
+    return `${digits.slice(0, 3)}-${digits.slice(3)}-${sum % 11}`;
+  }
+}
+
+export { INGREDIENT_CATEGORIES };
