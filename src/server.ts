@@ -1,12 +1,16 @@
 // Runs the service: opens the catalogue and the access store, listens, and stops
-// cleanly. Guarantees: the catalogue is valid before the port opens; on stop, no new
-// connections are accepted, in-flight requests finish, then the stores close.
+// cleanly. Guarantees: the catalogue is valid before the port opens; a replaced
+// catalogue file is picked up without downtime (src/ops/catalogue-reloader.ts); on
+// stop, no new connections are accepted, in-flight requests finish, then the stores close.
+import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { Catalogue } from './catalogue/read-model';
 import { openAccess } from './access';
 import type { AccessControl, Clock } from './access/types';
 import { buildApp, type CatalogueRef } from './http/app';
+import { CatalogueReloader } from './ops/catalogue-reloader';
+import { Metrics } from './ops/metrics';
 
 export interface ServeOptions {
   catalogue: string;
@@ -14,6 +18,9 @@ export interface ServeOptions {
   port: number;
   access?: string;
   plans?: string;
+  /** Serve Prometheus metrics on this port (none when undefined). */
+  metricsPort?: number;
+  metricsHost?: string;
   clock?: Clock;
   logger?: Logger;
 }
@@ -21,34 +28,62 @@ export interface ServeOptions {
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** http://HOST:PORT/metrics when metrics are served. */
+  metricsUrl?: string;
   catalogue: CatalogueRef;
+  reloader: CatalogueReloader;
   access: AccessControl;
   close(): Promise<void>;
 }
 
+/** The secret is never logged: x-api-key is redacted wherever headers appear. */
+export const REDACT = ['headers["x-api-key"]', '*.headers["x-api-key"]'];
+
 export function defaultLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers["x-api-key"]', 'headers["x-api-key"]'] }, pino.destination(2));
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT }, pino.destination(2));
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
   const ref: CatalogueRef = { current: Catalogue.open(opts.catalogue) };
+  const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans, clock: opts.clock,
-    onStoreError: (err) => logger.warn({ err: String(err) }, 'access store error'),
+    onStoreError: (err) => {
+      metrics?.storeError();
+      logger.warn({ err: String(err) }, 'access store error');
+    },
   });
-  const app = await buildApp({ catalogue: ref, access, logger });
-  await app.listen({ host: opts.host, port: opts.port });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const reloader = new CatalogueReloader(opts.catalogue, ref, logger, (outcome) => metrics?.reload(outcome));
+  const app = await buildApp({ catalogue: ref, access, logger, metrics });
+  let metricsServer: Server | undefined;
+  try {
+    await app.listen({ host: opts.host, port: opts.port });
+    if (metrics) metricsServer = await metrics.listen(opts.metricsHost ?? '127.0.0.1', opts.metricsPort!);
+  } catch (err) {
+    await app.close();
+    await access.close();
+    ref.current.close();
+    throw err;
+  }
+  reloader.watch();
   let closing: Promise<void> | null = null;
   return {
-    app, url: `http://${host}:${port}`, catalogue: ref, access,
+    app, url: urlOf(app.server, opts.host), metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
+    catalogue: ref, reloader, access,
     close: () => (closing ??= (async () => {
+      reloader.close();
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       await app.close();
       await access.close();
       ref.current.close();
     })()),
   };
+}
+
+function urlOf(server: Server, host: string): string {
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -159,10 +159,7 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
     const at = `ingredients[${i}]`;
     if (!isObject(e)) return r(`${at} must be an object, got ${show(e)}`);
     checkKeys(e, ENTRY_FIELDS, `${at}: `, r);
-    if (typeof e.id === 'string' && known(e.id.toLowerCase())) {
-      // a known id is a valid uuid
-    } else if (!isUuid(e.id)) r(`${at}.id ${show(e.id)} is not a uuid (8-4-4-4-12 hex digits)`);
-    else r(`${at}.id ${show(e.id)} is not the id of any line in ingredients.jsonl`);
+    if (Object.hasOwn(e, 'id')) entryId(e.id, `${at}.id`, known, r);
     if (Object.hasOwn(e, 'label_name')) requiredText(e.label_name, `${at}.label_name`, r);
     if (Object.hasOwn(e, 'concentration')) {
       const c = e.concentration;
@@ -171,4 +168,10 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
       }
     }
   });
+}
+
+function entryId(v: unknown, field: string, known: (id: string) => boolean, r: Report): void {
+  if (typeof v === 'string' && known(v.toLowerCase())) return; // known ids are valid uuids
+  if (!isUuid(v)) r(`${field} ${show(v)} is not a uuid (8-4-4-4-12 hex digits)`);
+  else r(`${field} ${show(v)} is not the id of any line in ingredients.jsonl`);
 }

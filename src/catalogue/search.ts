@@ -27,13 +27,9 @@ export class Searcher {
   private readonly seen: Int32Array;
   private readonly cur: Float32Array;
   private readonly score: Float64Array;
-  private readonly lengthFactor: Float32Array;
+  private readonly lengthFactor: Float64Array;
   private gen = 1;
 
-  /**
-   * `boost(ord)`, when given, returns a key that ranks a document above every plain
-   * score (used for "ingredient names starting with the query"); 0 means none.
-   */
   constructor(private readonly fields: Field[], readonly docCount: number) {
     this.stamp = new Int32Array(docCount);
     this.seen = new Int32Array(docCount);
@@ -43,10 +39,14 @@ export class Searcher {
     let sum = 0;
     for (let i = 0; i < docCount; i++) sum += len[i];
     const avg = docCount > 0 && sum > 0 ? sum / docCount : 1;
-    this.lengthFactor = new Float32Array(docCount);
+    this.lengthFactor = new Float64Array(docCount);
     for (let i = 0; i < docCount; i++) this.lengthFactor[i] = (K1 + 1) / (1 + K1 * (1 - B + (B * len[i]) / avg));
   }
 
+  /**
+   * `boost(ord)`, when given, returns a key that ranks a document above every plain
+   * score (used for "ingredient names starting with the query"); 0 means none.
+   */
   search(words: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
     const perWord = words.map((w, i) => this.lists(w, i === words.length - 1));
     const wordCounts = perWord.map((l) => this.distinct(l.lists));

@@ -30,19 +30,22 @@ async function run(flags: BuildFlags): Promise<void> {
   try {
     const s = await buildCatalogue({ sourceDir: flags.source, outFile: flags.out, builtAt: flags.builtAt, onProgress: live?.show });
     live?.clear();
-    const n = (x: number) => x.toLocaleString('en-US');
-    process.stderr.write(`built ${flags.out}: ${n(s.products)} products, ${n(s.ingredients)} ingredients, ` +
-      `${n(s.barcodes)} barcodes in ${(s.ms / 1000).toFixed(1)} s\n`);
+    process.stderr.write(`built ${flags.out}: ${count(s.products, 'product')}, ${count(s.ingredients, 'ingredient')}, ` +
+      `${count(s.barcodes, 'barcode')} in ${(s.ms / 1000).toFixed(1)} s\n`);
   } catch (err) {
     live?.clear();
     if (!(err instanceof BuildError)) throw err;
     const shown = err.errors.slice(0, SHOWN);
     process.stderr.write(shown.join('\n') + '\n');
-    if (err.total > shown.length) process.stderr.write(`... and ${(err.total - shown.length).toLocaleString('en-US')} more errors\n`);
-    throw new Error(`build failed: ${err.total.toLocaleString('en-US')} error${err.total === 1 ? '' : 's'} in ${flags.source}; ${flags.out} was not written`);
+    if (err.total > shown.length) process.stderr.write(`... and ${count(err.total - shown.length, 'more error')}\n`);
+    throw new Error(`build failed: ${count(err.total, 'error')} in ${flags.source}; ${flags.out} was not written`);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
   }
+}
+
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function liveProgress(): { show: (p: BuildProgress) => void; clear: () => void } {

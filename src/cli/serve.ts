@@ -1,27 +1,47 @@
 // `catalogue serve`: serves the HTTP API of a built catalogue (operator-cli.md).
+// Guarantees: SIGHUP (or renaming a new file over --catalogue) switches catalogues
+// without downtime; SIGTERM/SIGINT stop accepting, let in-flight requests finish and
+// exit 0, or exit 1 once --stop-timeout has passed (a second signal stops at once).
 import { Option, type Command } from 'commander';
 import { startServer } from '../server';
+
+interface ServeCliOptions {
+  catalogue: string; host: string; port: number; access?: string; plans?: string;
+  metricsPort?: number; metricsHost: string; stopTimeout: number;
+}
 
 export function register(program: Command): void {
   program.command('serve')
     .description('serve the HTTP API of a catalogue file')
-    .addOption(new Option('--catalogue <file>', 'catalogue database file made by `catalogue build`').env('CATALOGUE_DB').makeOptionMandatory())
+    .addOption(new Option('--catalogue <file>', 'catalogue database file made by `catalogue build`; SIGHUP or renaming a new file over it switches to the new file').env('CATALOGUE_DB').makeOptionMandatory())
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port to listen on').env('PORT').default(8080).argParser(parsePort))
     .addOption(new Option('--access <store>', 'API keys and usage store: sqlite:PATH or redis://HOST:PORT[/DB] (default sqlite:var/access.sqlite in the project)').env('ACCESS_STORE'))
     .addOption(new Option('--plans <file>', 'JSON file of extra plans').env('PLANS_FILE'))
-    .action(async (opts: { catalogue: string; host: string; port: number; access?: string; plans?: string }) => {
+    .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(parsePort))
+    .addOption(new Option('--metrics-host <host>', 'address the metrics port listens on; keep it private').env('METRICS_HOST').default('127.0.0.1'))
+    .addOption(new Option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway').env('STOP_TIMEOUT').default(10).argParser(parseSeconds))
+    .action(async (opts: ServeCliOptions) => {
       await serve(opts);
     });
 }
 
-export async function serve(opts: { catalogue: string; host: string; port: number; access?: string; plans?: string }): Promise<void> {
+export async function serve(opts: ServeCliOptions): Promise<void> {
   const server = await startServer(opts);
   const c = server.catalogue.current;
-  process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}\n`);
+  const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
+  process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
+  process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   const stop = (signal: string) => {
-    server.app.log.info({ signal }, 'stopping');
-    server.close().then(() => process.exit(0), (err) => {
+    server.app.log.info({ signal }, 'stopping: no new connections; waiting for in-flight requests');
+    setTimeout(() => {
+      process.stderr.write(`catalogue: requests still running ${opts.stopTimeout} s after ${signal}; stopped anyway\n`);
+      process.exit(1);
+    }, opts.stopTimeout * 1000).unref();
+    server.close().then(() => {
+      server.app.log.info({ signal }, 'stopped');
+      process.exit(0);
+    }, (err) => {
       process.stderr.write(`catalogue: ${String(err)}\n`);
       process.exit(1);
     });
@@ -33,5 +53,11 @@ export async function serve(opts: { catalogue: string; host: string; port: numbe
 export function parsePort(value: string): number {
   const n = Number(value);
   if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535) throw new Error(`--port must be an integer from 0 to 65535, not "${value}"`);
+  return n;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || n <= 0) throw new Error(`--stop-timeout must be a positive number of seconds, not "${value}"`);
   return n;
 }

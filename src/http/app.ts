@@ -21,6 +21,8 @@ import { batchProducts } from './operations/batch-products';
 import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { JSON_TYPE } from './json';
+import { installSecurityHeaders } from '../ops/security-headers';
+import type { Metrics } from '../ops/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance { catalogue(): Catalogue }
@@ -29,7 +31,7 @@ declare module 'fastify' {
 /** One structured line per finished request: id, route, status, latency and key id (never the secret). */
 class RequestLog extends LogController {
   constructor() {
-    super({ requestIdLogLabel: 'req' });
+    super({ requestIdLogLabel: 'reqId' });
   }
   incomingRequest(): void {}
   requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
@@ -43,6 +45,8 @@ export interface AppOptions {
   catalogue: CatalogueRef;
   access: AccessControl;
   logger?: Logger;
+  /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
+  metrics?: Metrics;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -52,8 +56,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 1000 },
     bodyLimit: 64 * 1024,
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
+    http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 5_000 },
+    // While stopping, requests already on a connection are served (with Connection: close), not refused.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
+  installSecurityHeaders(app);
+  opts.metrics?.install(app);
   app.setValidatorCompiler(compileValidator);
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);

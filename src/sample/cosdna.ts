@@ -46,10 +46,10 @@ export function readKgProducts(rawDir: string): KgProduct[] {
 
 /** Sephora product id → image URL (product.json). */
 export function readKgImages(rawDir: string): Map<string, string> {
-  const rows = readJson<{ id: number | string; image?: string }[]>(rawDir, 'cosdna-kg/product.json');
+  const rows = readJson<{ id: number | string; image?: unknown }[]>(rawDir, 'cosdna-kg/product.json');
   const out = new Map<string, string>();
   for (const r of rows) {
-    const url = (r.image ?? '').trim();
+    const url = typeof r.image === 'string' ? r.image.trim() : '';
     if (/^https?:\/\//.test(url) && !out.has(String(r.id))) out.set(String(r.id), url);
   }
   return out;

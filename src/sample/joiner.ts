@@ -4,7 +4,7 @@
 // "organic"-type qualifiers): the curated alias table, the exact INCI name, the
 // compact form of an INCI name, then synonyms from the CosDNA and curlsbot lists.
 // Guarantees: deterministic; returns a CosIng INCI name (upper case) or null.
-import { CURATED_ALIASES, compactKey } from './aliases';
+import { CURATED_ALIASES, SPECIES_RENAMES, compactKey } from './aliases';
 
 export type JoinVia = 'alias' | 'inci' | 'synonym';
 
@@ -40,6 +40,11 @@ export class Joiner {
     }
   }
 
+  /** The INCI name whose exact or compact form this text is, or null (aliases and synonyms not consulted). */
+  inciNamed(text: string): string | null {
+    return this.exact.get(exactKey(text)) ?? this.compact.get(compactKey(text)) ?? null;
+  }
+
   /** The CosIng INCI name a printed name stands for, or null. */
   match(label: string): string | null {
     return this.matchVia(label)?.inci ?? null;
@@ -55,6 +60,25 @@ export class Joiner {
       if (e !== undefined) return { inci: e, via: 'inci' };
       const s = this.synonyms.get(c);
       if (s !== undefined && s !== null) return { inci: s, via: 'synonym' };
+    }
+    return this.withoutCommonName(label);
+  }
+
+  /**
+   * Labels printed without punctuation ("cocos nucifera coconut oil") carry the
+   * common name inline: drop one or two consecutive words after the first and
+   * accept the result only when it is exactly an INCI name of two words or more.
+   */
+  private withoutCommonName(label: string): { inci: string; via: JoinVia } | null {
+    const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
+    if (w.length < 3 || /[/\\,]/.test(label)) return null;
+    for (const n of [1, 2]) {
+      for (let i = 1; i + n <= w.length; i++) {
+        const rest = [...w.slice(0, i), ...w.slice(i + n)];
+        if (rest.length < 2) continue;
+        const e = this.exact.get(exactKey(renameSpecies(rest.join(' '))));
+        if (e !== undefined) return { inci: e, via: 'inci' };
+      }
     }
     return null;
   }
@@ -73,7 +97,7 @@ export function forms(label: string): string[] {
   const add = (s: string) => { const t = s.replace(/\s+/g, ' ').trim(); if (t !== '' && !out.includes(t)) out.push(t); };
   const base = label.replace(/[*†‡]+/g, '').replace(/^[\[(]+|[\])]+$/g, (m) => (balanced(label) ? m : '')).trim();
   add(base);
-  const us = base.replace(/sulphate/gi, 'sulfate').replace(/aluminium/gi, 'aluminum').replace(/sulphur/gi, 'sulfur').replace(/colour/gi, 'color');
+  const us = renameSpecies(base.replace(/\s*\d+(\.\d+)?\s*%/g, '')).replace(/sulphate/gi, 'sulfate').replace(/aluminium/gi, 'aluminum').replace(/sulphur/gi, 'sulfur').replace(/colour/gi, 'color');
   add(us);
   add(us.replace(QUALIFIERS, ''));
   const noParens = us.replace(/\s*[\[(][^\])]*[\])]\s*/g, ' ');
@@ -81,7 +105,13 @@ export function forms(label: string): string[] {
   add(noParens.replace(QUALIFIERS, ''));
   for (const m of us.matchAll(CI)) add(`CI ${m[1]}`);
   for (const m of us.matchAll(/[\[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
-  for (const f of [us, noParens]) if (f.includes('/')) for (const p of f.split('/')) { add(p); add(p.replace(QUALIFIERS, '')); }
+  for (const f of [us, noParens]) if (/[/\\]/.test(f)) for (const p of f.split(/[/\\]/)) { add(p); add(p.replace(QUALIFIERS, '')); }
+  return out;
+}
+
+function renameSpecies(s: string): string {
+  let out = s;
+  for (const [from, to] of SPECIES_RENAMES) out = out.replace(from, to);
   return out;
 }
 

@@ -5,6 +5,8 @@
 
 /** Whole cells that are not ingredient lists. */
 const JUNK_CELL = /^(no info|visit the .* boutique|#name\?|n\/a|none)\.?$/i;
+/** Marketing claims that some pages print as list items. */
+const CLAIM_ENTRY = /(^free of\b|\b[a-z]+-free$|\bsustainably\b|\bindependently tested\b|\bformulated with\b|\bnon-gmo\b|\bingredients from organic farming\b)/i;
 /** Sentences that end a list and are not ingredients. */
 const DISCLAIMER = /(please be aware|ingredient lists? (may|are subject to) change|certified organic|clean at sephora|this product is|\bis free of\b|for the most (complete|current|up-to-date)|we are unable to)/i;
 
@@ -27,7 +29,7 @@ export function splitList(text: string): string[] {
     const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if ((c === ')' || c === ']') && depth > 0) depth--;
-    if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && /\d/.test(text[i - 1] ?? '') && /\d/.test(text[i + 1] ?? ''))) {
+    if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && /\d/.test(text[i - 1] ?? '') && /^ ?\d+-|^\d/.test(text.slice(i + 1, i + 8)))) {
       out.push(cur); cur = ''; continue;
     }
     cur += c;
@@ -41,6 +43,8 @@ export function cleanEntry(raw: string, last: boolean): string {
   let s = raw.replace(/[\u00ad\u200b\ufeff]/g, '').replace(/\s+/g, ' ').trim();
   s = s.replace(/^(ingredients|inci|active ingredients?|inactive ingredients?|other ingredients)\s*:\s*/i, '');
   s = s.replace(/^\[?\s*(may contain|peut contenir|\+\/-)[^:\]]*[:\]]\s*/i, '').replace(/^\[?\+\/-\]?\s*/, '');
+  const colon = s.lastIndexOf(': ');
+  if (colon >= 0 && colon < s.length - 2) s = s.slice(colon + 2);
   s = s.replace(/^[-•·*+†‡^~\s]+/, '').replace(/[*†‡^~]+$/, '').trim();
   if (last) s = s.replace(/\.+$/, '').trim();
   s = s.replace(/[*†‡^~]+$/, '').trim();
@@ -51,14 +55,20 @@ export function cleanEntry(raw: string, last: boolean): string {
 export function labelEntries(text: string): string[] {
   let t = text.replace(/\r\n?/g, '\n').trim();
   if (t === '' || JUNK_CELL.test(t)) return [];
-  // A full stop followed by text ends the list: what follows is footnotes or a disclaimer.
-  const end = /\.\s+(?=[*†\p{Lu}])/u.exec(t);
-  if (end && DISCLAIMER.test(t.slice(end.index)) || (end && /^\s*\*/.test(t.slice(end.index + 1)))) t = t.slice(0, end.index + 1);
+  // A disclaimer ends the list: cut at the last sentence or line end before it.
+  const d = DISCLAIMER.exec(t);
+  if (d) {
+    const before = t.slice(0, d.index);
+    t = before.slice(0, Math.max(before.lastIndexOf('. ') + 1, before.lastIndexOf('\n'), 0));
+  }
+  // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
+  const foot = /\.\s*\*/.exec(t);
+  if (foot) t = t.slice(0, foot.index + 1);
   t = t.replace(/\n+/g, ' ');
   const parts = splitList(t);
   const out: string[] = [];
   parts.forEach((p, i) => {
-    if (DISCLAIMER.test(p) && p.length > 40) return;
+    if ((DISCLAIMER.test(p) && p.length > 40) || CLAIM_ENTRY.test(p.trim().replace(/\.$/, ''))) return;
     const e = cleanEntry(p, i === parts.length - 1);
     if (e !== '') out.push(e);
   });

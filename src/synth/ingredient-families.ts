@@ -82,6 +82,7 @@ function plant(rng: Rng): Invented {
   const [part, , partLatin] = PART.draw(rng);
   let form = FORM.draw(rng);
   if (form === 'Butter' && part !== 'Seed' && part !== 'Kernel') form = 'Extract';
+  if ((form === 'Oil' || form === 'Wax') && !['Seed', 'Kernel', 'Fruit', 'Flower', ''].includes(part)) form = 'Extract';
   const hydro = form === 'Oil' && rng.chance(0.08) ? 'Hydrogenated ' : '';
   const tail = `${part ? part + ' ' : ''}${form}`;
   const name = `${hydro}${species} ${tail}`;
@@ -212,6 +213,11 @@ function hydrolyzed(rng: Rng): Invented {
 const FATTY = ['Lauryl', 'Cetyl', 'Stearyl', 'Behenyl', 'Coco', 'Myristyl', 'Oleyl', 'Tallow', 'Soy', 'Babassu', 'Palm Kernel', 'Isostearyl', 'Linoleyl'];
 const FATTY_AMIDO = ['Lauramido', 'Cocamido', 'Stearamido', 'Behenamido', 'Oleamido', 'Myristamido', 'Babassuamido', 'Soyamido', 'Isostearamido', 'Ricinoleamido', 'Wheat Germamido', 'Capramido'];
 
+const TREATMENTS: Array<[string, string[]]> = [
+  ['Hydrogenated', ['Oil', 'Butter', 'Glycerides']], ['Hydrolyzed', ['Starch', 'Protein', 'Extract']],
+  ['Sulfated', ['Oil']], ['Ethoxylated', ['Glycerides', 'Oil']], ['Acetylated', ['Glycerides']], ['Maleated', ['Oil']],
+];
+
 function misc(rng: Rng): Invented {
   const r = rng.next();
   if (r < 0.25) {
@@ -225,7 +231,8 @@ function misc(rng: Rng): Invented {
     const v = rng.pick(['Ascorbyl', 'Retinyl', 'Tocopheryl', 'Pyridoxine', 'Thiamine', 'Riboflavin', 'Menadione', 'Biotinoyl', 'Cholecalciferol', 'Phytonadione', 'Dipalmitoyl Hydroxyproline', 'Glucosyl Hesperidin']);
     return { name: `${v} ${rng.pick(['Glucoside', 'Palmitate', 'Acetate', 'Linoleate', 'Phosphate', 'Succinate', 'Nicotinate', 'Tetraisopalmitate', 'HCl', 'Dipalmitate'])}`, pos: 0.65, functions: ['antioxidant', 'skin conditioning'] };
   }
-  return { name: `${rng.pick(['Hydrogenated', 'Hydrolyzed', 'Ethoxylated', 'Sulfated', 'Acetylated', 'Oxidized', 'Epoxidized', 'Polymerized'])} ${rng.pick(PLANTS)[1] || 'Vegetable'} ${rng.pick(['Oil', 'Butter', 'Glycerides', 'Wax', 'Starch', 'Lecithin'])}`, pos: 0.35, functions: ['emollient', 'skin conditioning', 'viscosity controlling'] };
+  const [treatment, forms] = rng.pick(TREATMENTS);
+  return { name: `${treatment} ${rng.pick(PLANTS)[1] || 'Vegetable'} ${rng.pick(forms)}`, pos: 0.35, functions: ['emollient', 'skin conditioning', 'viscosity controlling'] };
 }
 
 const FAMILIES = new Choice<(rng: Rng) => Invented>([

@@ -3,7 +3,6 @@
 // case; the null rates of rating, irritancy, comedogenicity, functions and category
 // follow api-spec part 2; the same seed and count give the same dictionary.
 import type { IngredientCategory, IngredientSource } from '../catalogue/format';
-import { INGREDIENT_CATEGORIES } from '../catalogue/format';
 import { Rng } from './prng';
 import { Choice } from './sampler';
 import { STAPLES, TAGGED, type KnownIngredient, type Rating } from './known-ingredients';
@@ -164,5 +163,3 @@ export function ecNumber(rng: Rng): string {
     return `${digits.slice(0, 3)}-${digits.slice(3)}-${sum % 11}`;
   }
 }
-
-export { INGREDIENT_CATEGORIES };

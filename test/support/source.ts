@@ -8,6 +8,8 @@ import * as zlib from 'node:zlib';
 import type { IngredientSource, ProductEntrySource, ProductSource } from '../../src/catalogue/format';
 
 export type SourceLine = object | string;
+/** Overrides for a factory: any field, of any type (tests write bad lines too). */
+export type Overrides<T> = { [K in keyof T]?: unknown } & Record<string, unknown>;
 export interface SourceOptions { gzip?: boolean; crlf?: boolean }
 
 /** Writes DIR/ingredients.jsonl and DIR/products.jsonl (.gz with gzip); creates DIR. */
@@ -36,8 +38,8 @@ export function uuid(n: number, prefix = 'a'): string {
 }
 
 /** A valid ingredients.jsonl line; fields may be overridden. */
-export function ingredient(n: number, over: Partial<IngredientSource> & Record<string, unknown> = {}): IngredientSource {
-  return {
+export function ingredient(n: number, over: Overrides<IngredientSource> = {}): IngredientSource {
+  return <IngredientSource>{
     id: uuid(n, 'a'), name: `Ingredient ${n}`, rating: null, irritancy: null, comedogenicity: null,
     functions: [], cas_number: null, ec_number: null, ph_eur_name: null, iupac_name: null,
     other_names: null, category: null, ...over,
@@ -45,14 +47,14 @@ export function ingredient(n: number, over: Partial<IngredientSource> & Record<s
 }
 
 /** A valid products.jsonl line; fields may be overridden. */
-export function product(n: number, over: Partial<ProductSource> & Record<string, unknown> = {}): ProductSource {
-  return {
+export function product(n: number, over: Overrides<ProductSource> = {}): ProductSource {
+  return <ProductSource>{
     id: uuid(n, 'b'), brand: `Brand ${n}`, name: `Product ${n}`, category: 'skincare', origin: null,
     image_url: null, barcodes: [], ingredients: [], ...over,
   };
 }
 
 /** A valid label entry referring to ingredient line n (see ingredient()). */
-export function entry(n: number, over: Partial<ProductEntrySource> & Record<string, unknown> = {}): ProductEntrySource {
-  return { id: uuid(n, 'a'), label_name: `Ingredient ${n}`, concentration: null, ...over };
+export function entry(n: number, over: Overrides<ProductEntrySource> = {}): ProductEntrySource {
+  return <ProductEntrySource>{ id: uuid(n, 'a'), label_name: `Ingredient ${n}`, concentration: null, ...over };
 }

@@ -1,0 +1,75 @@
+// Child processes for the benchmark: run one to completion measuring wall time and
+// peak RSS, start a long-running one and wait for its ready line, read a live
+// process's memory. Guarantees: a failed child fails the benchmark with its stderr.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Measured { seconds: number; peakRssBytes: number }
+
+const TIME = '/usr/bin/time';
+
+/** Runs `node args…` to completion; peak RSS from /usr/bin/time when present, else by polling VmHWM. */
+export async function runMeasured(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measured> {
+  const started = process.hrtime.bigint();
+  const timeFile = join(tmpdir(), `bench-time-${process.pid}-${Date.now()}`);
+  const viaTime = existsSync(TIME);
+  const child = viaTime
+    ? spawn(TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args], { env, stdio: ['ignore', 'inherit', 'pipe'] })
+    : spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
+  let polled = 0;
+  const poll = viaTime ? undefined : setInterval(() => (polled = Math.max(polled, memory(child.pid!)?.hwm ?? 0)), 20);
+  const stderr = collect(child);
+  const code = await new Promise<number | null>((res) => child.on('close', res));
+  if (poll) clearInterval(poll);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`node ${args.join(' ')} failed (exit ${code}):\n${stderr()}`);
+  let peak = polled;
+  if (viaTime) {
+    peak = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) * 1024;
+    rmSync(timeFile, { force: true });
+  }
+  return { seconds, peakRssBytes: peak };
+}
+
+export interface Started { child: ChildProcess; line: string; stop(): Promise<void> }
+
+/** Starts `node args…` and resolves once it prints a line on stdout matching `ready`. */
+export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr = collect(child);
+  const stop = () => new Promise<void>((res) => {
+    if (child.exitCode !== null || child.signalCode !== null) return res();
+    child.once('exit', () => res());
+    child.kill('SIGTERM');
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const line = out.split('\n').find((l) => ready.test(l));
+      if (line !== undefined) resolve({ child, line, stop });
+    });
+    child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${stderr()}`)));
+  });
+}
+
+/** VmRSS and VmHWM of a live process, in bytes (undefined when it is gone). */
+export function memory(pid: number): { rss: number; hwm: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}
+
+function collect(child: ChildProcess): () => string {
+  let text = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    text = (text + d).slice(-20_000);
+  });
+  return () => text;
+}

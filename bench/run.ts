@@ -1,0 +1,173 @@
+// `npm run bench`: builds (or reuses) the synthetic catalogue, starts each server in its
+// own process and measures every scenario with the same load, after a baseline taken in
+// the same run. Prints one table and the target checks, writes bench/results/*.json
+// and, with --markdown, BENCHMARKS.md. Options: bench/options.ts (--help).
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cpus } from 'node:os';
+import Database from 'better-sqlite3';
+import Redis from 'ioredis';
+import { openAdmin } from '../src/access';
+import { ensureCatalogue, log } from './catalogue';
+import { runLoad } from './load';
+import { parseOptions, type BenchOptions } from './options';
+import { memory } from './proc';
+import { summariseProfile } from './profile';
+import { checkTargets, machine, markdown, targetsText, textTable, type Results, type ScenarioResult } from './report';
+import { startBaseline, startOpen, startService, type Server } from './servers';
+import { buildWorkload, type BenchRequest, type Workload } from './workload';
+
+type ServerKind = 'baseline' | 'sqlite' | 'open' | 'redis' | 'cluster';
+interface Scenario { id: string; name: string; server: ServerKind; requests: (w: Workload) => BenchRequest[]; items?: number }
+
+const SCENARIOS: Scenario[] = [
+  { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
+  { id: 'health', name: 'health', server: 'sqlite', requests: (w) => w.health },
+  { id: 'product-by-id', name: 'product by id', server: 'sqlite', requests: (w) => w.productById },
+  { id: 'barcode', name: 'barcode', server: 'sqlite', requests: (w) => w.barcode },
+  { id: 'batch', name: 'batch of 50', server: 'sqlite', requests: (w) => w.batch, items: 50 },
+  { id: 'product-search', name: 'product search mix', server: 'sqlite', requests: (w) => w.productSearch },
+  { id: 'filter', name: 'filter mix', server: 'sqlite', requests: (w) => w.filter },
+  { id: 'ingredient-search', name: 'ingredient search', server: 'sqlite', requests: (w) => w.ingredientSearch },
+  { id: 'ingredient-by-id', name: 'ingredient by id', server: 'sqlite', requests: (w) => w.ingredientById },
+  { id: 'metering-off', name: 'product by id (metering off)', server: 'open', requests: (w) => w.productById },
+  { id: 'redis', name: 'product by id (Redis metering)', server: 'redis', requests: (w) => w.productById },
+  { id: 'cluster-product-by-id', name: 'product by id (cluster)', server: 'cluster', requests: (w) => w.productById },
+  { id: 'cluster-product-search', name: 'product search mix (cluster)', server: 'cluster', requests: (w) => w.productSearch },
+];
+
+const PLAN = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true };
+const REDIS_PREFIX = 'catalogue-bench:';
+
+async function main(): Promise<void> {
+  const o = parseOptions(process.argv.slice(2), process.env, cpus().length);
+  const dist = resolve(__dirname, '..');
+  const root = resolve(dist, '..');
+  const wanted = o.profile !== undefined ? [o.profile] : o.only;
+  for (const id of wanted) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario "${id}" (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`);
+  const selected = SCENARIOS.filter((s) => s.id === 'baseline' || wanted.length === 0 || wanted.includes(s.id))
+    .filter((s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1));
+
+  const cat = await ensureCatalogue(root, o);
+  log('drawing the request mixes from the catalogue');
+  const workload = buildWorkload(cat.file, o.seed);
+  const work = join(root, 'var', 'bench', 'run');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const plans = join(work, 'plans.json');
+  writeFileSync(plans, JSON.stringify([PLAN]));
+  const sqlite = `sqlite:${join(work, 'access.sqlite')}`;
+  const redis = `${o.redis}${o.redis.includes('?') ? '&' : '?'}prefix=${REDIS_PREFIX}`;
+  const keys = new Map<ServerKind, string>();
+  keys.set('sqlite', await createKey(sqlite, plans));
+  keys.set('cluster', keys.get('sqlite')!);
+  if (selected.some((s) => s.server === 'redis')) {
+    await clearRedis(o.redis);
+    keys.set('redis', await createKey(redis, plans));
+  }
+
+  const results: ScenarioResult[] = [];
+  let serving: Results['serving'] = null;
+  let baseline = NaN;
+  const profileDir = join(work, 'profile');
+  for (const kind of ['baseline', 'sqlite', 'open', 'redis', 'cluster'] as const) {
+    const group = selected.filter((s) => s.server === kind);
+    if (group.length === 0) continue;
+    const profiled = o.profile !== undefined && group.some((s) => s.id === o.profile);
+    const server = await start(kind, { root, dist, file: cat.file, sqlite, redis, plans, o, profileDir: profiled ? profileDir : undefined });
+    const idle = memory(server.pid);
+    try {
+      for (const s of group) {
+        const requests = s.requests(workload);
+        if (requests.length === 0) {
+          log(`${s.name}: skipped (the catalogue has nothing to ask for)`);
+          continue;
+        }
+        log(`${s.name}: ${o.warmup} s warm-up, ${o.duration} s measured`);
+        const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')! };
+        if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
+        const r = await runLoad(dist, work, s.id, { url: server.url, connections: o.connections, duration: o.duration, warmup: o.warmup, headers, requests });
+        if (s.id === 'baseline') baseline = r.rps;
+        results.push({ ...r, name: s.name, items: s.items ?? 1, ratio: r.rps / baseline });
+      }
+      if (kind === 'sqlite') {
+        const after = memory(server.pid);
+        if (idle && after) serving = { idleRssBytes: idle.rss, rssBytes: after.rss, peakRssBytes: after.hwm };
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  const r: Results = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    settings: { connections: o.connections, duration: o.duration, warmup: o.warmup, pipelining: 1 },
+    catalogue: { products: o.products, ingredients: countIngredients(cat.file), fileBytes: statSync(cat.file).size, build: cat.build },
+    serving, scenarios: results, targets: [],
+  };
+  r.targets = checkTargets(r);
+  process.stdout.write('\n' + textTable(r) + '\n' + targetsText(r));
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  const json = JSON.stringify(r, null, 2) + '\n';
+  writeFileSync(join(out, `bench-${r.date.replace(/[:.]/g, '-')}.json`), json);
+  writeFileSync(join(out, 'latest.json'), json);
+  log(`results written to ${join(out, 'latest.json')}`);
+  if (o.markdown) {
+    writeFileSync(join(root, 'BENCHMARKS.md'), markdown(r));
+    log('BENCHMARKS.md written');
+  }
+  if (o.profile !== undefined) process.stdout.write('\n' + summariseProfile(profileDir, 25));
+  if (selected.some((s) => s.server === 'redis')) await clearRedis(o.redis);
+}
+
+interface StartContext { root: string; dist: string; file: string; sqlite: string; redis: string; plans: string; o: BenchOptions; profileDir?: string }
+
+function start(kind: ServerKind, c: StartContext): Promise<Server> {
+  const serve = { catalogue: c.file, plans: c.plans, cpuProfileDir: c.profileDir };
+  switch (kind) {
+    case 'baseline': return startBaseline(c.dist);
+    case 'open': return startOpen(c.dist, c.file);
+    case 'sqlite': return startService(c.root, c.dist, { ...serve, access: c.sqlite });
+    case 'redis': return startService(c.root, c.dist, { ...serve, access: c.redis });
+    case 'cluster': return startService(c.root, c.dist, { ...serve, access: c.sqlite, workers: c.o.workers });
+  }
+}
+
+async function createKey(store: string, plansFile: string): Promise<string> {
+  const admin = await openAdmin(store, { plansFile });
+  try {
+    return (await admin.createKey(PLAN.name)).key;
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Removes every key the benchmark made in Redis (they all carry its prefix). */
+async function clearRedis(url: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    for await (const batch of redis.scanStream({ match: `${REDIS_PREFIX}*`, count: 1000 }) as AsyncIterable<string[]>) {
+      if (batch.length > 0) await redis.del(...batch);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function countIngredients(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) FROM ingredients').pluck().get() as number);
+  } finally {
+    db.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

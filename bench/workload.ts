@@ -1,0 +1,126 @@
+// The request mixes of the benchmark, drawn from the built catalogue itself (ids,
+// barcodes, brand and name words, common ingredients). Guarantees: the mixes are
+// reproducible (seeded), every request is valid (200 expected), and each list is long
+// enough that the load generator cycles through many distinct requests.
+import Database from 'better-sqlite3';
+import { words } from '../src/shared/text';
+
+export interface BenchRequest { method: 'GET' | 'POST'; path: string; body?: string }
+
+export interface Workload {
+  health: BenchRequest[];
+  productById: BenchRequest[];
+  barcode: BenchRequest[];
+  batch: BenchRequest[];
+  productSearch: BenchRequest[];
+  filter: BenchRequest[];
+  ingredientSearch: BenchRequest[];
+  ingredientById: BenchRequest[];
+}
+
+const SIZE = 20_000;
+const FREE = ['fragrance_free', 'alcohol_free', 'paraben_free', 'sulfate_free', 'silicone_free'];
+const CATEGORIES = ['skincare', 'suncare', 'makeup', 'haircare', 'body/bath', 'fragrance', 'other'];
+
+export function buildWorkload(file: string, seed: number): Workload {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rnd = rng(seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+    const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+    const times = (n: number, f: () => BenchRequest) => Array.from({ length: n }, f);
+    const get = (path: string): BenchRequest => ({ method: 'GET', path });
+    const qs = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+    const sample = (sql: string, n: number) => db.prepare(`${sql} ORDER BY random() LIMIT ${n}`).pluck().all() as string[];
+    const productIds = sample('SELECT id FROM products', SIZE);
+    const gtins = sample('SELECT gtin FROM barcodes', SIZE);
+    const ingredientIds = db.prepare('SELECT id FROM ingredients').pluck().all() as string[];
+    const summaries = sample('SELECT summary FROM products', SIZE).map((s) => JSON.parse(s) as { brand: string | null; name: string | null });
+    const brands = summaries.map((s) => s.brand).filter((b): b is string => b !== null);
+    const brandWords = brands.flatMap((b) => words(b));
+    const nameWords = summaries.flatMap((s) => (s.name === null ? [] : words(s.name)));
+    const titles = summaries.map((s) => words(`${s.brand ?? ''} ${s.name ?? ''}`)).filter((w) => w.length >= 2);
+    // The most common ingredients by posting-list size (4 bytes per product).
+    const common = db.prepare('SELECT i.id FROM ingredient_products p JOIN ingredients i ON i.ord = p.ingredient_ord ORDER BY length(p.postings) DESC LIMIT 30').pluck().all() as string[];
+    const ingredientText = (db.prepare('SELECT name, search_item FROM ingredients').raw().all() as [string, string][])
+      .map(([name, item]) => ({ name: words(name), other: words((JSON.parse(item) as { other_names: string | null }).other_names ?? '') }));
+    if (productIds.length === 0 || ingredientIds.length === 0) throw new Error(`${file} has no products or no ingredients`);
+
+    const nonsense = () => Array.from({ length: int(5, 8) }, () => String.fromCharCode(int(0, 25) + 97)).join('') + 'qzx';
+    const prefix = (w: string) => w.slice(0, Math.min(w.length, int(1, 3)));
+    const search = (path: string, q: string, page = 1) => get(`${path}?${qs(page === 1 ? { q } : { q, page: String(page) })}`);
+    const run = (ws: string[]) => {
+      const start = int(0, Math.max(0, ws.length - 3));
+      return ws.slice(start, start + int(2, 3)).join(' ');
+    };
+
+    const productSearch = (): BenchRequest => {
+      const r = rnd();
+      const p = '/v1/products/search';
+      if (r < 0.2) return search(p, pick(brandWords));
+      if (r < 0.4) return search(p, pick(nameWords));
+      if (r < 0.6) return search(p, run(pick(titles)));
+      if (r < 0.75) return search(p, prefix(pick(rnd() < 0.5 ? brandWords : nameWords)));
+      if (r < 0.85) return search(p, rnd() < 0.5 ? nonsense() : `${pick(brandWords)} ${nonsense()}`);
+      return search(p, pick(nameWords), int(10, 51));
+    };
+
+    const filter = (): BenchRequest => {
+      const r = rnd();
+      const params: Record<string, string> = {};
+      const flags = (n: number) => {
+        for (const f of [...FREE].sort(() => rnd() - 0.5).slice(0, n)) params[f] = 'true';
+      };
+      if (r < 0.2) flags(1);
+      else if (r < 0.4) { flags(int(2, 4)); if (rnd() < 0.5) params.category = pick(CATEGORIES); }
+      else if (r < 0.55) { params.brand = pick(brands); if (rnd() < 0.3) flags(1); }
+      else if (r < 0.7) { params.has_ingredient = pick(common); if (rnd() < 0.5) flags(1); }
+      else if (r < 0.85) { params.excludes_ingredient = Array.from({ length: int(1, 3) }, () => pick(common)).join(','); if (rnd() < 0.5) flags(1); }
+      else { params.has_ingredient = pick(common); params.excludes_ingredient = pick(common); params.category = pick(CATEGORIES); }
+      if (rnd() < 0.15) params.page = String(int(10, 51));
+      return get(`/v1/products?${qs(params)}`);
+    };
+
+    const ingredientSearch = (): BenchRequest => {
+      const r = rnd();
+      const p = '/v1/ingredients/search';
+      const ing = pick(ingredientText);
+      const ws = ing.name.length > 0 ? ing.name : ['acid'];
+      if (r < 0.35) return search(p, pick(ws));
+      if (r < 0.55) return search(p, ws.slice(0, 2).join(' '));
+      if (r < 0.75) return search(p, prefix(pick(ws)) + (rnd() < 0.5 ? '' : pick(['a', 'e', 'o', 'i'])));
+      if (r < 0.85 && ing.other.length > 0) return search(p, pick(ing.other));
+      if (r < 0.92) return search(p, nonsense());
+      return search(p, pick(ws), int(2, 10));
+    };
+
+    // Barcodes in random zero-padded forms: every form of a stored code resolves.
+    const barcode = (code: string) => code.padStart(Math.max(8, code.length, pick([8, 12, 13, 14])), '0');
+
+    return {
+      health: [get('/health')],
+      productById: productIds.map((id) => get(`/v1/products/${id}`)),
+      barcode: gtins.length === 0 ? [] : times(SIZE, () => get(`/v1/products/barcode/${barcode(pick(gtins))}`)),
+      batch: times(2_000, () => ({ method: 'POST', path: '/v1/products/batch', body: JSON.stringify({ ids: Array.from({ length: 50 }, () => pick(productIds)) }) })),
+      productSearch: times(SIZE, productSearch),
+      filter: times(SIZE, filter),
+      ingredientSearch: times(SIZE, ingredientSearch),
+      ingredientById: times(SIZE, () => get(`/v1/ingredients/${pick(ingredientIds)}`)),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** mulberry32: a small seeded generator, uniform in [0, 1). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,76 @@
+// Catalogue release without downtime: switches the served catalogue to the file now
+// at the --catalogue path, on request (SIGHUP) or when the path is replaced (a rename
+// over it). Guarantees: a file that does not open as a catalogue is refused with a
+// logged reason and the old one keeps serving; the swap is one reference assignment,
+// and the old file is closed only after every handler that could hold it has returned.
+import * as fs from 'node:fs';
+import type { Logger } from 'pino';
+import { Catalogue } from '../catalogue/read-model';
+import type { CatalogueRef } from '../http/app';
+
+/** How often the path is checked for a replacement. */
+const POLL_MS = 1000;
+
+export type ReloadOutcome = 'swapped' | 'refused';
+
+export class CatalogueReloader {
+  private seen: string;
+  private watching = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly ref: CatalogueRef,
+    private readonly log: Logger,
+    private readonly onReload: (outcome: ReloadOutcome, catalogue: Catalogue) => void = () => {},
+  ) {
+    this.seen = identity(file);
+  }
+
+  /** Opens the file at the path and serves it, or refuses it and keeps the current one. */
+  reload(trigger: string): ReloadOutcome {
+    const before = identity(this.file);
+    this.seen = before;
+    let next: Catalogue;
+    try {
+      next = Catalogue.open(this.file);
+    } catch (err) {
+      const c = this.ref.current;
+      this.log.error({ trigger, file: this.file, reason: err instanceof Error ? err.message : String(err) },
+        `catalogue refused; still serving the one built ${c.builtAt}`);
+      this.onReload('refused', c);
+      return 'refused';
+    }
+    const old = this.ref.current;
+    this.ref.current = next;
+    // Handlers read the catalogue synchronously, so none still holds `old` once this tick ends.
+    setImmediate(() => old.close());
+    this.log.info({ trigger, file: this.file, products: next.products, ingredients: next.ingredients, built_at: next.builtAt }, 'catalogue swapped');
+    this.onReload('swapped', next);
+    return 'swapped';
+  }
+
+  /** Reloads whenever the path starts naming a different or changed file (checked every second). */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    fs.watchFile(this.file, { interval: POLL_MS, persistent: false }, () => {
+      const now = identity(this.file);
+      if (now !== this.seen && now !== 'missing') this.reload('file replaced');
+    });
+  }
+
+  close(): void {
+    if (this.watching) fs.unwatchFile(this.file);
+    this.watching = false;
+  }
+}
+
+/** What the path currently names: inode, size and modification time, or 'missing'. */
+function identity(file: string): string {
+  try {
+    const s = fs.statSync(file);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}

@@ -1,0 +1,21 @@
+// Security headers for a JSON API. Guarantees: every response the app sends carries
+// nosniff, no-referrer, frame denial and no-store; every response outside /docs also
+// carries a Content-Security-Policy that allows nothing (the API reference page needs
+// its own scripts and styles). No framework or server banner is ever added.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const COMMON = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+};
+const API = { ...COMMON, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+const DOCS = { ...COMMON, 'content-security-policy': "frame-ancestors 'none'" };
+
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    reply.headers(req.url.startsWith('/docs') ? DOCS : API);
+    done();
+  });
+}

@@ -1,0 +1,212 @@
+// The sample-catalogue pipeline: raw public data in, catalogue source records and
+// a data report out. Guarantees: a pure function of the raw files (no clock, no
+// randomness, no directory-order dependence); every label entry is kept in label
+// order and joined to a CosIng-derived ingredient or to a label-only ingredient.
+import { brandKey, phraseKey } from '../shared/text';
+import { compactKey } from './aliases';
+import { annexNames, fragranceAllergens, readAnnexes } from './annexes';
+import { BarcodeAllocator } from './barcodes';
+import { labelCase } from './casing';
+import { readCosdnaIngredients, readKgImages, readKgProducts } from './cosdna';
+import { readCosing } from './cosing';
+import { readCurlsIngredients, readCurlsProducts } from './curlsbot';
+import { buildIngredient, groupCosing, labelOnlyIngredient, SourceIngredient } from './dictionary';
+import { readFulton } from './fulton';
+import { Joiner, JoinVia } from './joiner';
+import { readKaggle } from './kaggle';
+import { originOf } from './origins';
+import { fromCurls, fromKaggle, fromKg, ProductRecord } from './products';
+import { ratingOf } from './ratings';
+import { ScoreBook } from './scores';
+import { freeFromTag } from './tags';
+import { uuidV5 } from './ids';
+
+export interface SourceProduct {
+  id: string;
+  brand: string | null;
+  name: string | null;
+  category: string | null;
+  origin: string | null;
+  image_url: string | null;
+  barcodes: string[];
+  ingredients: { id: string; label_name: string; concentration: number | null }[];
+}
+
+export interface SourceStats {
+  read: number;
+  kept: number;
+  duplicates: number;
+  withoutList: number;
+  entries: number;
+  joined: number;
+}
+
+export interface PipelineResult {
+  ingredients: SourceIngredient[];
+  products: SourceProduct[];
+  stats: {
+    cosingRows: number;
+    cosingIngredients: number;
+    mergedDuplicateNames: string[];
+    labelOnlyIngredients: number;
+    perSource: Record<string, SourceStats>;
+    joinedVia: Record<JoinVia, number>;
+    unmatched: [string, number][];
+    unknownAliasTargets: string[];
+    editorialNamesMissing: string[];
+  };
+}
+
+/** Product sources in catalogue order. curlsbot products are included (see docs/sample-data.md). */
+export function runPipeline(rawDir: string): PipelineResult {
+  const cosing = readCosing(rawDir);
+  const groups = groupCosing(cosing);
+  const joiner = new Joiner([...groups.keys()]);
+
+  // Synonyms: CosDNA (KG) and curlsbot lists, attached to the CosIng name they join.
+  const synonyms = new Map<string, string[]>();
+  const addSyn = (inci: string, names: string[]) => {
+    joiner.addSynonyms(inci, names);
+    const list = synonyms.get(inci) ?? [];
+    for (const n of names) if (!list.includes(n)) list.push(n);
+    synonyms.set(inci, list);
+  };
+  const scores = new ScoreBook();
+  const cosdna = readCosdnaIngredients(rawDir);
+  const cosdnaInci = cosdna.map((r) => joiner.match(r.name) ?? r.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null);
+  cosdna.forEach((r, i) => { const inci = cosdnaInci[i]; if (inci) addSyn(inci, [r.name, ...r.synonyms]); });
+  const curlsIngredients = readCurlsIngredients(rawDir);
+  const curlsClasses = new Map<string, Set<string>>();
+  for (const ci of curlsIngredients) {
+    const inci = joiner.match(ci.name) ?? ci.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null;
+    if (!inci) continue;
+    addSyn(inci, [ci.name, ...ci.synonyms]);
+    for (const c of ci.categories) {
+      const set = curlsClasses.get(c) ?? new Set<string>();
+      set.add(inci);
+      curlsClasses.set(c, set);
+    }
+  }
+  cosdna.forEach((r, i) => { const inci = cosdnaInci[i]; if (inci) scores.add(inci, r.irritant, r.acne); });
+  for (const f of readFulton(rawDir)) {
+    const inci = joiner.match(f.name);
+    if (inci) scores.add(inci, f.irritancy === null ? null : [f.irritancy], f.comedogenicity === null ? null : [f.comedogenicity]);
+  }
+
+  const annexes = readAnnexes(rawDir);
+  const allergens = new Set(fragranceAllergens(annexes));
+  const uvFilters = new Set(annexNames(annexes, 'VI'));
+  const ingredientByInci = new Map<string, SourceIngredient>();
+  for (const [inci, group] of groups) {
+    ingredientByInci.set(inci, buildIngredient(inci, group, {
+      synonyms: (n) => (synonyms.get(n) ?? []).filter((s) => (joiner.inciNamed(s) ?? n) === n).map((s) => (s === s.toLowerCase() ? s.charAt(0).toUpperCase() + s.slice(1) : s)),
+      scores: (n) => scores.scores(n),
+      rating: (n) => ratingOf(n, { allergens, uvFilters }),
+      tag: (n, fns) => freeFromTag(n, fns, { curls: curlsClasses, allergens }),
+    }));
+  }
+
+  // Products, deduplicated across files by brand + name (first occurrence wins; a
+  // duplicate's list fills in a kept product that has none).
+  const images = readKgImages(rawDir);
+  const kg = readKgProducts(rawDir);
+  const kgBrands = new Map<string, string>();
+  for (const p of kg) if (p.brand.trim() !== '' && !kgBrands.has(brandKey(p.brand))) kgBrands.set(brandKey(p.brand), p.brand.trim());
+  const sources: [string, ProductRecord[]][] = [
+    ['cosdna-kg', kg.map((p) => fromKg(p, images))],
+    ['sephora-kaggle', readKaggle(rawDir).map((p) => fromKaggle(p, kgBrands, brandKey))],
+    ['curlsbot', readCurlsProducts(rawDir).map(fromCurls)],
+  ];
+  const perSource: Record<string, SourceStats> = {};
+  const kept = new Map<string, ProductRecord>();
+  const brandDisplay = new Map<string, string>();
+  for (const [src, records] of sources) {
+    const st: SourceStats = { read: records.length, kept: 0, duplicates: 0, withoutList: 0, entries: 0, joined: 0 };
+    perSource[src] = st;
+    for (const r of records) {
+      if (r.brand !== null) {
+        const bk = brandKey(r.brand);
+        if (!brandDisplay.has(bk)) brandDisplay.set(bk, r.brand);
+        r.brand = brandDisplay.get(bk) ?? r.brand;
+      }
+      const key = `${r.brand === null ? '' : brandKey(r.brand)}|${r.name === null ? '' : phraseKey(r.name)}`;
+      const prev = kept.get(key);
+      if (prev) {
+        st.duplicates++;
+        if (prev.labels.length === 0 && r.labels.length > 0) prev.labels = r.labels;
+        if (prev.imageUrl === null) prev.imageUrl = r.imageUrl;
+        continue;
+      }
+      kept.set(key, r);
+      st.kept++;
+    }
+  }
+
+  const joinedVia: Record<JoinVia, number> = { alias: 0, inci: 0, synonym: 0 };
+  const labelOnly = new Map<string, { names: Map<string, number>; id: string }>();
+  const unmatched = new Map<string, number>();
+  const barcodes = new BarcodeAllocator();
+  const products: SourceProduct[] = [];
+  for (const [key, r] of kept) {
+    const st = perSource[r.source];
+    if (r.labels.length === 0) st.withoutList++;
+    const entries = r.labels.map((label) => {
+      st.entries++;
+      const m = joiner.matchVia(label);
+      if (m) {
+        st.joined++;
+        joinedVia[m.via]++;
+        return { id: (ingredientByInci.get(m.inci) as SourceIngredient).id, label_name: label, concentration: null };
+      }
+      unmatched.set(label, (unmatched.get(label) ?? 0) + 1);
+      const k = compactKey(label) || label;
+      const lo = labelOnly.get(k) ?? { names: new Map<string, number>(), id: labelOnlyIngredient(k, label).id };
+      lo.names.set(label, (lo.names.get(label) ?? 0) + 1);
+      labelOnly.set(k, lo);
+      return { id: lo.id, label_name: label, concentration: null };
+    });
+    const id = uuidV5(`product:${key}`);
+    products.push({
+      id,
+      brand: r.brand,
+      name: r.name,
+      category: r.category,
+      origin: originOf(r.brand),
+      image_url: r.imageUrl,
+      barcodes: barcodes.codesFor(id),
+      ingredients: entries,
+    });
+  }
+
+  const ingredients = [...ingredientByInci.values()];
+  for (const [k, lo] of labelOnly) ingredients.push(labelOnlyIngredient(k, canonicalLabelName(lo.names)));
+  ingredients.sort((a, b) => cmp(a.name.toLowerCase(), b.name.toLowerCase()) || cmp(a.id, b.id));
+
+  const editorial = [...allergens, ...uvFilters];
+  return {
+    ingredients,
+    products,
+    stats: {
+      cosingRows: cosing.length,
+      cosingIngredients: ingredientByInci.size,
+      mergedDuplicateNames: [...groups].filter(([, g]) => g.length > 1).map(([n]) => n).sort(),
+      labelOnlyIngredients: labelOnly.size,
+      perSource,
+      joinedVia,
+      unmatched: [...unmatched].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])),
+      unknownAliasTargets: joiner.unknownAliasTargets,
+      editorialNamesMissing: [...new Set(editorial)].filter((n) => !groups.has(n)).sort(),
+    },
+  };
+}
+
+/** The most frequent printed form; all-lower-case or all-upper-case forms get label casing. */
+function canonicalLabelName(names: Map<string, number>): string {
+  const [best] = [...names].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
+  const n = best[0];
+  return n === n.toLowerCase() || n === n.toUpperCase() ? labelCase(n.toUpperCase()) : n;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

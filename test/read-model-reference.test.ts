@@ -1,0 +1,149 @@
+// The read model's fast paths (posting lists, bitsets, top-k selection) give the same
+// answers as a plain scan of the source data, for random catalogues and queries.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { buildCatalogue } from '../src/build';
+import { Catalogue } from '../src/catalogue/read-model';
+import { brandKey, words } from '../src/shared/text';
+import { INGREDIENT_CATEGORIES, type IngredientCategory, type IngredientSource, type ProductSource } from '../src/catalogue/format';
+import { entry, ingredient, product, writeSource } from './support/source';
+
+const BRANDS = ['Acme', 'Ácme Labs', 'Blue Sky', 'Cera', 'Ceralab', 'Dr. Derm', 'Eau Belle'];
+const NAME_WORDS = ['cream', 'creamy', 'serum', 'hydra', 'hydrating', 'night', 'day', 'gel', 'gentle', 'clean', 'cleanser', 'spf', '30', '50', 'crème'];
+const CATS = ['skincare', 'makeup', 'haircare', null];
+const ORIGINS = ['France', 'Korea', null];
+
+let rand = 12345;
+const rnd = (n: number) => { rand = (rand * 1103515245 + 12345) & 0x7fffffff; return rand % n; };
+
+let dir: string;
+let cat: Catalogue;
+let ings: IngredientSource[];
+let prods: ProductSource[];
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-ref-'));
+  ings = Array.from({ length: 40 }, (_, i) => ingredient(i, {
+    name: `${['Sodium', 'Cetyl', 'Aqua', 'Hydra', 'Glyco'][i % 5]} ${['Chloride', 'Alcohol', 'Extract', 'Oil', 'Acid', 'Gel', 'Cream', 'Hydrating'][i % 8]} ${i}`,
+    other_names: i % 3 === 0 ? `Syn ${['hydra', 'cream', 'oil'][i % 3]} ${i}` : null,
+    category: i % 6 === 0 ? INGREDIENT_CATEGORIES[(i / 6) % 5] : null,
+  }));
+  prods = Array.from({ length: 600 }, (_, i) => {
+    const n = 1 + rnd(5);
+    const name = Array.from({ length: n }, () => NAME_WORDS[rnd(NAME_WORDS.length)]).join(' ');
+    const k = rnd(8);
+    const used = [...new Set(Array.from({ length: k }, () => rnd(40)))];
+    return product(i, {
+      brand: rnd(10) === 0 ? null : BRANDS[rnd(BRANDS.length)], name: rnd(20) === 0 ? null : name,
+      category: CATS[rnd(CATS.length)], origin: ORIGINS[rnd(ORIGINS.length)], ingredients: used.map((u) => entry(u)),
+    });
+  });
+  writeSource(path.join(dir, 'src'), { ingredients: ings, products: prods });
+  await buildCatalogue({ sourceDir: path.join(dir, 'src'), outFile: path.join(dir, 'c.db'), builtAt: '2026-01-01' });
+  cat = Catalogue.open(path.join(dir, 'c.db'));
+});
+after(() => { cat.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+
+/** Every page's ids, concatenated (all rows when total <= 1,020). */
+function allIds(page: (p: number) => string): { ids: string[]; total: number } {
+  const ids: string[] = [];
+  let total = 0;
+  for (let p = 1; p <= 51; p++) {
+    const body = JSON.parse(page(p));
+    total = body.pagination.total;
+    ids.push(...body.results.map((r: { id: string }) => r.id));
+    if (!body.pagination.has_more) break;
+  }
+  return { ids, total };
+}
+
+/** Plain word search: every word whole, the last also as a prefix; scored as the spec of search.ts says. */
+function plainSearch(docs: string[][], fields: Array<(d: number) => string[]>, weights: number[], q: string[], boost?: (d: number) => number) {
+  const N = docs.length;
+  const matchQ = (toks: string[], w: string, last: boolean) => (toks.includes(w) ? 1 : last && toks.some((t) => t.startsWith(w) && t !== w) ? 0.5 : 0);
+  const wordQ = (d: number, w: string, last: boolean) => Math.max(0, ...fields.map((f, i) => matchQ(f(d), w, last) * weights[i]));
+  const counts = q.map((w, i) => docs.filter((_, d) => wordQ(d, w, i === q.length - 1) > 0).length);
+  const lens = docs.map((_, d) => new Set(fields[0](d)).size);
+  const avg = lens.reduce((a, b) => a + b, 0) / N || 1;
+  const scored: Array<{ d: number; s: number }> = [];
+  for (let d = 0; d < N; d++) {
+    const qs = q.map((w, i) => wordQ(d, w, i === q.length - 1));
+    if (qs.some((x) => x === 0)) continue;
+    const base = qs.reduce((a, x, i) => a + Math.log(1 + (N - counts[i] + 0.5) / (counts[i] + 0.5)) * x, 0);
+    const lf = 2.2 / (1 + 1.2 * (0.25 + (0.75 * lens[d]) / avg));
+    scored.push({ d, s: (boost && boost(d)) || base * lf });
+  }
+  scored.sort((a, b) => b.s - a.s || a.d - b.d);
+  return { scored, counts };
+}
+
+const wordArb = fc.constantFrom(...NAME_WORDS, ...BRANDS.flatMap((b) => words(b)), 'cr', 'h', 'hyd', 'zzz', 'ni', 'c');
+
+describe('product search equals a plain scan', () => {
+  it('same total, same per-word counts, same ranking by score', () => {
+    const toks = prods.map((p) => [...words(p.brand ?? ''), ...words(p.name ?? '')]);
+    fc.assert(fc.property(fc.array(wordArb, { minLength: 1, maxLength: 4 }), (q) => {
+      const got = allIds((p) => cat.searchProducts(q, p));
+      const ref = plainSearch(toks, [(d) => toks[d]], [1], q);
+      assert.equal(got.total, ref.scored.length);
+      if (got.total === 0) {
+        assert.deepEqual(JSON.parse(cat.searchProducts(q, 1)).no_match.terms.map((t: any) => t.matches), ref.counts);
+        return;
+      }
+      const score = new Map(ref.scored.map((x) => [prods[x.d].id, x.s]));
+      assert.equal(got.ids.length, Math.min(got.total, 1020));
+      got.ids.forEach((id, i) => assert.ok(Math.abs(score.get(id)! - ref.scored[i].s) < 1e-9, `rank ${i} of ${q.join(' ')}`));
+    }), { numRuns: 150, seed: 7 });
+  });
+});
+
+describe('ingredient search equals a plain scan', () => {
+  it('names starting with the query first, then by score', () => {
+    const nameToks = ings.map((i) => words(i.name));
+    const otherToks = ings.map((i) => words(i.other_names ?? ''));
+    const ingWord = fc.constantFrom('sodium', 'cetyl', 'aqua', 'hydra', 'glyco', 'chloride', 'acid', 'oil', 'cream', 'syn', 'hydrating', 'h', 'c', 'o', '1', '12', 'zz');
+    fc.assert(fc.property(fc.array(ingWord, { minLength: 1, maxLength: 3 }), (q) => {
+      const key = q.join(' ');
+      const boost = (d: number) => (words(ings[d].name).join(' ').startsWith(key) ? 1e9 - ings[d].name.length : 0);
+      const got = allIds((p) => cat.searchIngredients(q, p));
+      const ref = plainSearch(nameToks, [(d) => nameToks[d], (d) => otherToks[d]], [2, 1], q, boost);
+      assert.equal(got.total, ref.scored.length);
+      const score = new Map(ref.scored.map((x) => [ings[x.d].id, x.s]));
+      got.ids.forEach((id, i) => assert.ok(Math.abs(score.get(id)! - ref.scored[i].s) < 1e-9, `rank ${i} of ${key}`));
+    }), { numRuns: 150, seed: 11 });
+  });
+});
+
+describe('product filter equals a plain scan', () => {
+  it('same rows in catalogue order and same total', () => {
+    const ingArb = fc.integer({ min: 0, max: 45 }).map((i) => (i < 40 ? ings[i].id : `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    const arb = fc.record({
+      category: fc.option(fc.constantFrom('skincare', 'makeup', 'haircare', 'other'), { nil: undefined }),
+      brand: fc.option(fc.constantFrom(...BRANDS, 'acme labs', 'CERA', 'nobody'), { nil: undefined }),
+      origin: fc.option(fc.constantFrom('France', 'Korea', 'Japan'), { nil: undefined }),
+      freeOf: fc.subarray([...INGREDIENT_CATEGORIES]),
+      hasIngredient: fc.option(ingArb, { nil: undefined }),
+      excludesIngredients: fc.array(ingArb, { maxLength: 3 }),
+    });
+    const catOf = new Map(ings.map((i) => [i.id, i.category]));
+    fc.assert(fc.property(arb, (f) => {
+      const want = prods.filter((p) => {
+        const has = new Set(p.ingredients.map((e) => e.id));
+        const tags = new Set([...has].map((id) => catOf.get(id)));
+        return (f.category === undefined || p.category === f.category)
+          && (f.brand === undefined || (p.brand !== null && brandKey(p.brand) === brandKey(f.brand)))
+          && (f.origin === undefined || p.origin === f.origin)
+          && f.freeOf.every((c: IngredientCategory) => !tags.has(c))
+          && (f.hasIngredient === undefined || has.has(f.hasIngredient))
+          && f.excludesIngredients.every((id) => !has.has(id));
+      }).map((p) => p.id);
+      const got = allIds((p) => cat.filterProducts(f, p));
+      assert.equal(got.total, want.length);
+      assert.deepEqual(got.ids, want.slice(0, 1020));
+    }), { numRuns: 200, seed: 3 });
+  });
+});
