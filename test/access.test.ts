@@ -9,7 +9,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { openAccess, openAdmin, type AccessAdmin, type Clock } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
 
@@ -93,8 +93,14 @@ class TestClock implements Clock {
   }
 }
 
+/** ioredis, loaded only where needed so that worker processes start fast. */
+async function newRedis(...args: ConstructorParameters<typeof Redis>): Promise<Redis> {
+  const { default: RedisClient } = await import('ioredis');
+  return new RedisClient(...args);
+}
+
 async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = await newRedis(REDIS_URL, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -129,7 +135,7 @@ function redisKind(): StoreKind {
       return `${REDIS_URL}?prefix=${prefix}`;
     },
     async cleanup() {
-      const r = new Redis(REDIS_URL);
+      const r = await newRedis(REDIS_URL);
       for (const prefix of prefixes) {
         const keys: string[] = [];
         for await (const batch of r.scanStream({ match: `${prefix}*`, count: 1000 })) keys.push(...(batch as string[]));

@@ -19,6 +19,7 @@ export class CatalogueWriter {
     process.on('exit', this.removeOnExit);
     try {
       this.db = new Database(tmp);
+      this.db.pragma('page_size = 8192'); // rows of ~3 KB pack better than in 4 KiB pages
       this.db.pragma('journal_mode = OFF');
       this.db.pragma('synchronous = OFF');
       this.db.pragma('locking_mode = EXCLUSIVE');

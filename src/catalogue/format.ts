@@ -99,7 +99,9 @@ export function renderProduct(
     const iord = ingredientOrd(e.id.toLowerCase());
     const cat = ingredientCategory(iord);
     if (cat) flags |= FLAG_BIT[cat];
-    lines.push(iord + '\t' + JSON.stringify({ position, label_name: e.label_name, concentration: e.concentration }).slice(0, -1) + ',');
+    // Same text as JSON.stringify({ position, label_name, concentration }) minus its '}', built directly (hot path).
+    lines.push(iord + '\t{"position":' + position + ',"label_name":' + JSON.stringify(e.label_name) +
+      ',"concentration":' + JSON.stringify(e.concentration) + ',');
   });
   const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
   const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });

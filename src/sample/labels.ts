@@ -55,12 +55,9 @@ export function cleanEntry(raw: string, last: boolean): string {
 export function labelEntries(text: string): string[] {
   let t = text.replace(/\r\n?/g, '\n').trim();
   if (t === '' || JUNK_CELL.test(t)) return [];
-  // A disclaimer ends the list: cut at the last sentence or line end before it.
+  // A disclaimer ends the list: keep what precedes it.
   const d = DISCLAIMER.exec(t);
-  if (d) {
-    const before = t.slice(0, d.index);
-    t = before.slice(0, Math.max(before.lastIndexOf('. ') + 1, before.lastIndexOf('\n'), 0));
-  }
+  if (d) t = t.slice(0, d.index);
   // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
   const foot = /\.\s*\*/.exec(t);
   if (foot) t = t.slice(0, foot.index + 1);

@@ -62,7 +62,7 @@ function brandName(rng: Rng, french: boolean): string {
     const a = rng.pick(V.FRENCH);
     const b = rng.pick(V.FRENCH);
     const r = rng.next();
-    const base = r < 0.3 ? `${a} ${b}` : r < 0.5 ? `Maison ${b}` : r < 0.7 && /^[AEIOUÉÈÎ]/.test(a) ? `L'${a}` : r < 0.85 ? `${a} de ${b}` : invented(rng).replace(/e$/, 'é');
+    const base = r < 0.3 ? `${a} ${b}` : r < 0.5 ? `Maison ${b}` : r < 0.7 && /^[AEIOUÉÈÎ]/.test(a) ? `L'${a}` : r < 0.85 ? `${a} ${/^[AEIOUÉÈÎ]/.test(b) ? `d'${b}` : `de ${b}`}` : invented(rng).replace(/e$/, 'é');
     return rng.chance(0.3) ? `${base} Paris` : base;
   }
   const r = rng.next();

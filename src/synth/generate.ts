@@ -42,12 +42,18 @@ export async function generateCatalogue(opts: GenerateOptions): Promise<Generate
   for (const name of ['ingredients', 'products']) fs.rmSync(path.join(opts.outDir, name + other), { force: true });
 
   const ing = new LineSink(ingredientsFile, !!opts.gzip);
-  for (const d of dict.all) await ing.write(JSON.stringify(d.record));
+  for (const d of dict.all) {
+    const wait = ing.write(JSON.stringify(d.record));
+    if (wait) await wait;
+  }
   await ing.close();
 
   const gen = new ProductGenerator(seed, dict, products);
   const prod = new LineSink(productsFile, !!opts.gzip);
-  for (let i = 0; i < products; i++) await prod.write(gen.next());
+  for (let i = 0; i < products; i++) {
+    const wait = prod.write(gen.next());
+    if (wait) await wait;
+  }
   await prod.close();
   return { ingredientsFile, productsFile, products, ingredients, millis: Date.now() - started };
 }

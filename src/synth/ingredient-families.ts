@@ -12,6 +12,8 @@ export interface Invented {
   functions: string[];
   iupac?: string; phEur?: string; other?: string;
   variant?: string;
+  /** Larger means usually less popular (applied when ranking the untagged pool). */
+  rarity?: number;
 }
 
 // [genus species, common name or '']
@@ -235,13 +237,17 @@ function misc(rng: Rng): Invented {
   return { name: `${treatment} ${rng.pick(PLANTS)[1] || 'Vegetable'} ${rng.pick(forms)}`, pos: 0.35, functions: ['emollient', 'skin conditioning', 'viscosity controlling'] };
 }
 
-const FAMILIES = new Choice<(rng: Rng) => Invented>([
-  [plant, 35], [ester, 12], [peg, 10], [salt, 8], [polymer, 8], [misc, 8], [peptide, 5], [colorant, 5], [ferment, 4], [hydrolyzed, 3],
-]);
+// [family, share of invented names, rarity: functional chemicals are common, botanicals and actives rarer]
+const FAMILY_TABLE: Array<[(rng: Rng) => Invented, number, number]> = [
+  [plant, 35, 4], [ester, 12, 1], [peg, 10, 1], [salt, 8, 1.5], [polymer, 8, 1], [misc, 8, 1.5], [peptide, 5, 3],
+  [colorant, 5, 2], [ferment, 4, 3], [hydrolyzed, 3, 2],
+];
+const FAMILIES = new Choice(FAMILY_TABLE.map((f) => [f, f[1]] as const));
 
 /** An invented untagged ingredient name from a random family. */
 export function inventUntagged(rng: Rng): Invented {
-  return FAMILIES.draw(rng)(rng);
+  const [make, , rarity] = FAMILIES.draw(rng);
+  return { ...make(rng), rarity };
 }
 
 const ESSENTIAL_PARTS = ['Flower', 'Leaf', 'Peel', 'Bark', 'Seed', 'Root', 'Wood', 'Herb', 'Fruit', 'Leaf/Stem', 'Twig'];

@@ -105,6 +105,7 @@ export function buildDictionary(seed: string, count: number): Dictionary {
     }, k.pos, k.variants ?? []);
     if (k.share !== undefined) dict.staples.push({ index, share: k.share, boost: k.boost ?? [] });
   }
+  const poolRank: Array<[number, number]> = [];
   for (const { inv, category } of invented) {
     const rating = rng.chance(pRating) ? (category === 'fragrance' && rng.chance(0.7) ? 'sensitizers' : RATING.draw(rng)) : null;
     const index = add({
@@ -119,8 +120,9 @@ export function buildDictionary(seed: string, count: number): Dictionary {
       other_names: inv.other && rng.chance(0.5) ? inv.other : null,
       category,
     }, inv.pos, inv.variant ? [inv.variant] : []);
-    if (!category) dict.pool.push(index);
+    if (!category) poolRank.push([index, rng.next() * Math.pow(inv.rarity ?? 1, 3)]);
   }
+  dict.pool = poolRank.sort((a, b) => a[1] - b[1]).map((p) => p[0]);
   return dict;
 }
 

@@ -44,8 +44,8 @@ export class ProductGenerator {
 
   constructor(seed: string, private readonly dict: Dictionary, products: number) {
     this.rng = new Rng(seed, 'products');
-    this.brands = buildBrands(new Rng(seed, 'brands'), Math.max(5, Math.round(products / 70)), this.codes);
-    this.brandSampler = new WeightedSampler(zipfWeights(this.brands.length, 1.0, 5));
+    this.brands = buildBrands(new Rng(seed, 'brands'), Math.max(5, Math.round(products / 60)), this.codes);
+    this.brandSampler = new WeightedSampler(zipfWeights(this.brands.length, 1.25, 10));
     this.unbranded = privateLabel(this.codes);
     this.pool = new WeightedSampler(zipfWeights(dict.pool.length, 1.4, 40));
     this.tagged = Object.fromEntries(TAGS.map((t) => [t, dict.tagged[t].length ? new WeightedSampler(zipfWeights(dict.tagged[t].length, 1.2)) : null])) as ProductGenerator['tagged'];
@@ -90,8 +90,15 @@ export class ProductGenerator {
       else if (category === 'skincare' && /Moisturizer|Day Cream/.test(type) && rng.chance(0.15)) parts.push('SPF 30');
       else if (category === 'makeup' && rng.chance(0.4)) parts.push(rng.chance(0.5) ? `- ${String(rng.range(1, 60)).padStart(2, '0')} ${rng.pick(V.SHADES)}` : rng.pick(V.SHADES));
     }
+    if (rng.chance(0.12)) parts.push(this.rareWord(), rng.pick(V.EDITIONS));
     if (rng.chance(0.06)) parts.push(rng.pick(['15 ml', '30 ml', '50 ml', '50ml', '100 ml', '200ml', '250 ml', '400 ml', '1.7 oz', '1 fl oz']));
-    return parts.join(' ');
+    return parts.filter((p) => p !== '').join(' ');
+  }
+
+  /** One of ~30,000 invented words, so that most name words are rare as in real catalogues. */
+  private rareWord(): string {
+    const rng = this.rng;
+    return rng.pick(V.SYLLABLE_HEADS) + rng.pick(V.SYLLABLE_MIDS) + rng.pick(V.SYLLABLE_TAILS).toLowerCase();
   }
 
   private barcodes(brand: Brand, category: string): string {
@@ -126,21 +133,21 @@ export class ProductGenerator {
     }
     for (let guard = 0; chosen.length < n && guard < 10_000; guard++) take(dict.pool[this.pool.draw(rng)]);
 
-    const keys = new Map<number, number>();
-    for (const i of chosen) {
+    const key = new Float64Array(chosen.length);
+    chosen.forEach((i, at) => {
       const ing = dict.all[i];
       const early = category === 'fragrance' && (ing.record.category === 'drying_alcohol' || ing.record.name === 'Parfum');
-      keys.set(i, ing.pos < 0 ? -2 : early ? -1 + ing.pos : ing.pos + (rng.next() - 0.5) * 0.5);
-    }
-    chosen.sort((a, b) => keys.get(a)! - keys.get(b)!);
+      key[at] = ing.pos < 0 ? -2 : early ? -1 + ing.pos : ing.pos + (rng.next() - 0.5) * 0.5;
+    });
+    const order = chosen.map((_, at) => at).sort((a, b) => key[a] - key[b]).map((at) => chosen[at]);
 
     const caps = rng.chance(PRODUCT_RATES.allCapsLabels);
     const declared = new Set<number>();
     if (rng.chance(PRODUCT_RATES.concentrationDeclared)) {
-      for (let k = rng.range(1, 3); k > 0; k--) declared.add(rng.range(1, chosen.length - 1));
+      for (let k = rng.range(1, 3); k > 0; k--) declared.add(rng.range(1, order.length - 1));
     }
     let out = '';
-    chosen.forEach((index, position) => {
+    order.forEach((index, position) => {
       const ing = dict.all[index];
       const labels = ing.labels;
       const label = caps ? labels[1] : labels.length > 2 && rng.chance(0.3) ? labels[2 + rng.int(labels.length - 2)] : labels[0];

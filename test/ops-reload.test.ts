@@ -1,0 +1,136 @@
+// Catalogue release without downtime, against a real `catalogue serve` process under
+// concurrent load: a renamed-over file and SIGHUP switch catalogues with no failed
+// request and no answer mixing the two files; bad files are refused, the old one serves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { BUILT_AT, BULK_FIRST_ORD, productId } from './support/fixture';
+import { buildVariant, opsDir, serveProcess, type ServeProcess } from './support/serve-process';
+
+const NEXT_BUILT_AT = '2026-04-01';
+const SUFFIX = ' v2';
+
+interface Load { stop(): Promise<{ requests: number; failures: string[] }> }
+
+/** Workers that fetch a list, a 50-id batch and /health in a loop, checking each answer is wholly from one catalogue. */
+function hammer(s: ServeProcess, key: string, counts: Record<string, number>, workers = 6): Load {
+  let running = true;
+  let requests = 0;
+  const failures: string[] = [];
+  const ids = Array.from({ length: 50 }, (_, i) => productId(BULK_FIRST_ORD + i));
+  const oneVersion = (names: Array<string | null>, what: string) => {
+    const v2 = names.filter((n) => n !== null && n.endsWith(SUFFIX)).length;
+    if (v2 !== 0 && v2 !== names.length) failures.push(`${what} mixes catalogues: ${v2} of ${names.length} renamed`);
+  };
+  const check = async (p: Promise<Response>, what: string, verify: (body: any) => void) => {
+    try {
+      const res = await p;
+      const text = await res.text();
+      requests++;
+      if (res.status !== 200) failures.push(`${what}: ${res.status} ${text}`);
+      else verify(JSON.parse(text));
+    } catch (err) {
+      failures.push(`${what}: ${String((err as Error).cause ?? err)}`);
+    }
+  };
+  const worker = async () => {
+    while (running) {
+      await check(fetch(`${s.url}/v1/products?brand=Bulk%20Brand&page=2`, { headers: { 'x-api-key': key } }), 'filter',
+        (b) => oneVersion(b.results.map((r: { name: string }) => r.name), 'filter page'));
+      await check(fetch(`${s.url}/v1/products/batch`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ids }) }), 'batch',
+        (b) => oneVersion(b.map((p: { name: string }) => p.name), 'batch'));
+      await check(fetch(`${s.url}/health`), 'health', (b) => {
+        if (counts[b.built_at] !== b.products) failures.push(`health mixes catalogues: ${JSON.stringify(b)}`);
+      });
+    }
+  };
+  const all = Array.from({ length: workers }, worker);
+  return { stop: async () => { running = false; await Promise.all(all); return { requests, failures }; } };
+}
+
+async function health(s: ServeProcess): Promise<{ products: number; built_at: string }> {
+  return (await fetch(`${s.url}/health`)).json() as Promise<{ products: number; built_at: string }>;
+}
+
+async function until(cond: () => Promise<boolean>): Promise<void> {
+  while (!(await cond())) await new Promise((r) => setTimeout(r, 50));
+}
+
+async function setup() {
+  const ops = await opsDir();
+  const file = path.join(ops.dir, 'catalogue.db');
+  const first = await buildVariant(file, { builtAt: BUILT_AT });
+  const next = await buildVariant(path.join(ops.dir, 'next.db'), { builtAt: NEXT_BUILT_AT, suffix: SUFFIX, drop: 10 });
+  const counts = { [BUILT_AT]: first.products, [NEXT_BUILT_AT]: next.products };
+  const s = await serveProcess(['--catalogue', file, '--access', ops.store, '--plans', ops.plans]);
+  return { ops, file, counts, s };
+}
+
+test('a catalogue renamed over the served file is served from then on, with no failed or mixed answer under load', async () => {
+  const { ops, file, counts, s } = await setup();
+  try {
+    const load = hammer(s, ops.key, counts);
+    await until(async () => (await health(s)).built_at === BUILT_AT);
+    fs.renameSync(path.join(ops.dir, 'next.db'), file);
+    await until(async () => (await health(s)).built_at === NEXT_BUILT_AT);
+    const line = await s.waitForLog((l) => l.includes('catalogue swapped'));
+    const { requests, failures } = await load.stop();
+    assert.deepEqual(failures, []);
+    assert.ok(requests > 0);
+    assert.equal(JSON.parse(line).trigger, 'file replaced');
+    assert.deepEqual(await health(s), { status: 'ok', products: counts[NEXT_BUILT_AT], ingredients: 16, built_at: NEXT_BUILT_AT });
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});
+
+test('SIGHUP reloads the file at the --catalogue path under load with no failed request', async () => {
+  const { ops, counts, s } = await setup();
+  try {
+    const load = hammer(s, ops.key, counts);
+    await until(async () => (await health(s)).built_at === BUILT_AT);
+    s.child.kill('SIGHUP');
+    const line = await s.waitForLog((l) => l.includes('catalogue swapped'));
+    await until(async () => (await health(s)).built_at === BUILT_AT);
+    const { failures } = await load.stop();
+    assert.deepEqual(failures, []);
+    assert.equal(JSON.parse(line).trigger, 'SIGHUP');
+    assert.equal(s.child.exitCode, null);
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});
+
+test('a file that is not a catalogue, or of another schema version, is refused with a logged reason and the old one keeps serving', async () => {
+  const { ops, file, counts, s } = await setup();
+  try {
+    const load = hammer(s, ops.key, counts, 3);
+    const bad = path.join(ops.dir, 'bad.db');
+    fs.writeFileSync(bad, 'this is not a catalogue\n');
+    fs.renameSync(bad, file);
+    const refused = JSON.parse(await s.waitForLog((l) => l.includes('catalogue refused')));
+    assert.match(refused.reason, /not a catalogue/);
+
+    const old = path.join(ops.dir, 'old-schema.db');
+    await buildVariant(old, { builtAt: NEXT_BUILT_AT });
+    const db = new Database(old);
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
+    db.close();
+    fs.renameSync(old, file);
+    const second = JSON.parse(await s.waitForLog((l) => l.includes('catalogue refused') && l.includes('schema version')));
+    assert.match(second.reason, /schema version 0 is not the supported version/);
+
+    s.child.kill('SIGHUP');
+    await s.waitForLog((l) => l.includes('"trigger":"SIGHUP"') && l.includes('catalogue refused'));
+    const { failures } = await load.stop();
+    assert.deepEqual(failures, []);
+    assert.equal((await health(s)).built_at, BUILT_AT);
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});
