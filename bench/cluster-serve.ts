@@ -1,7 +1,7 @@
 // Stand-in for `catalogue serve --workers N` until the serve command has that option:
 // the same server (startServer) run by src/cluster.ts, for the cluster scenarios.
 // `node dist/bench/cluster-serve.js WORKERS CATALOGUE PORT ACCESS PLANS`.
-import { announce, runPrimary, servesItself } from '../src/cluster';
+import { announce, onStopSignal, runPrimary, servesItself } from '../src/cluster';
 import { startServer } from '../src/server';
 
 async function main(): Promise<void> {
@@ -9,9 +9,7 @@ async function main(): Promise<void> {
   if (!servesItself(Number(workers))) return runPrimary(Number(workers));
   const s = await startServer({ catalogue, host: '127.0.0.1', port: Number(port), access, plans });
   announce(`catalogue: serving ${s.catalogue.current.products} products at ${s.url}\n`);
-  const stop = () => void s.close().then(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  onStopSignal(() => void s.close().then(() => process.exit(0)));
 }
 
 main().catch((err) => {

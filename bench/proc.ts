@@ -33,10 +33,11 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv = proce
   return { seconds, peakRssBytes: peak };
 }
 
-export interface Started { child: ChildProcess; line: string; stop(): Promise<void> }
+export interface Started { child: ChildProcess; line: string; spawnedAt: number; stop(): Promise<void> }
 
 /** Starts `node args…` and resolves once it prints a line on stdout matching `ready`. */
 export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+  const spawnedAt = Date.now();
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = collect(child);
   const stop = () => new Promise<void>((res) => {
@@ -49,7 +50,7 @@ export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const line = out.split('\n').find((l) => ready.test(l));
-      if (line !== undefined) resolve({ child, line, stop });
+      if (line !== undefined) resolve({ child, line, spawnedAt, stop });
     });
     child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${stderr()}`)));
   });

@@ -20,6 +20,8 @@ export interface Results {
   machine: { cores: number; cpu: string; memoryGiB: number; node: string; platform: string };
   command: string;
   settings: { connections: number; duration: number; warmup: number; pipelining: 1 };
+  /** 1-minute load average before and after the run: other work on the machine skews every figure. */
+  loadAverage: { before: number; after: number };
   catalogue: { products: number; ingredients: number; fileBytes: number; build: BuildFigures };
   serving: { rssBytes: number; peakRssBytes: number; idleRssBytes: number } | null;
   scenarios: ScenarioResult[];
@@ -108,6 +110,7 @@ export function markdown(r: Results): string {
     `Latest full run: ${r.date.slice(0, 10)} on ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB memory, Node ${m.node} (${m.platform}).`,
     `Command: \`${r.command}\`. Load: ${r.settings.connections} connections, no pipelining, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario;`,
     'the load generator (autocannon) runs in its own process on the same machine, so it competes with the server for the cores.',
+    `Load average (1 min) before the run ${fmt(r.loadAverage.before, 2)}, after ${fmt(r.loadAverage.after, 2)} (it includes the benchmark itself).`,
     'Ratios are to the baseline of the same run (a bare node:http server answering a fixed small JSON body).',
     'Metering is on (SQLite store, a plan without a per-second rate from a plans file) except where the scenario says otherwise.',
     'How the benchmark works and what it measures: docs/performance.md.',

@@ -4,7 +4,7 @@
 // and, with --markdown, BENCHMARKS.md. Options: bench/options.ts (--help).
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import Database from 'better-sqlite3';
 import Redis from 'ioredis';
 import { openAdmin } from '../src/access';
@@ -49,10 +49,11 @@ async function main(): Promise<void> {
     .filter((s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1));
 
   const cat = await ensureCatalogue(root, o);
+  const loadBefore = loadavg()[0];
+  if (loadBefore > 0.5) log(`warning: the machine is busy (load average ${loadBefore.toFixed(2)}); figures will be low and noisy`);
   log('drawing the request mixes from the catalogue');
   const workload = buildWorkload(cat.file, o.seed);
-  const work = join(root, 'var', 'bench', 'run');
-  rmSync(work, { recursive: true, force: true });
+  const work = join(root, 'var', 'bench', `run-${process.pid}`);
   mkdirSync(work, { recursive: true });
   const plans = join(work, 'plans.json');
   writeFileSync(plans, JSON.stringify([PLAN]));
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   let serving: Results['serving'] = null;
   let baseline = NaN;
+  let profileSkipMs = 0;
   const profileDir = join(work, 'profile');
   for (const kind of ['baseline', 'sqlite', 'open', 'redis', 'cluster'] as const) {
     const group = selected.filter((s) => s.server === kind);
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
         log(`${s.name}: ${o.warmup} s warm-up, ${o.duration} s measured`);
         const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')! };
         if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
+        if (s.id === o.profile) profileSkipMs = Date.now() - server.spawnedAt + o.warmup * 1000;
         const r = await runLoad(dist, work, s.id, { url: server.url, connections: o.connections, duration: o.duration, warmup: o.warmup, headers, requests });
         if (s.id === 'baseline') baseline = r.rps;
         results.push({ ...r, name: s.name, items: s.items ?? 1, ratio: r.rps / baseline });
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
     machine: machine(),
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     settings: { connections: o.connections, duration: o.duration, warmup: o.warmup, pipelining: 1 },
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
     catalogue: { products: o.products, ingredients: countIngredients(cat.file), fileBytes: statSync(cat.file).size, build: cat.build },
     serving, scenarios: results, targets: [],
   };
@@ -119,8 +123,9 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'BENCHMARKS.md'), markdown(r));
     log('BENCHMARKS.md written');
   }
-  if (o.profile !== undefined) process.stdout.write('\n' + summariseProfile(profileDir, 25));
+  if (o.profile !== undefined) process.stdout.write('\n' + summariseProfile(profileDir, 25, profileSkipMs));
   if (selected.some((s) => s.server === 'redis')) await clearRedis(o.redis);
+  if (o.profile === undefined) rmSync(work, { recursive: true, force: true });
 }
 
 interface StartContext { root: string; dist: string; file: string; sqlite: string; redis: string; plans: string; o: BenchOptions; profileDir?: string }

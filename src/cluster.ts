@@ -1,10 +1,27 @@
 // Serving on every core: `serve --workers N` runs N server processes sharing one port
 // (node:cluster). Guarantees: exactly one ready line is printed, by the primary, once
 // every worker accepts connections; SIGTERM/SIGINT stop every worker cleanly (in-flight
-// requests finish) before the primary exits; a worker that dies while serving is replaced.
+// requests finish) before the primary exits; SIGHUP is passed on to every worker; a
+// worker that dies while serving is replaced.
 import cluster, { type Worker } from 'node:cluster';
 
 interface Ready { ready: string }
+interface Stop { stop: string }
+
+/**
+ * Calls `stop(signal)` on every SIGTERM/SIGINT. In a worker the primary relays them (so a
+ * terminal's Ctrl-C, which reaches every process of the group, counts once).
+ */
+export function onStopSignal(stop: (signal: string) => void): void {
+  if (!cluster.isWorker) {
+    for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => stop(s));
+    return;
+  }
+  for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => {});
+  process.on('message', (m: Partial<Stop>) => {
+    if (typeof m?.stop === 'string') stop(m.stop);
+  });
+}
 
 /** True in a process that should run the server itself (not a primary of several workers). */
 export function servesItself(workers: number): boolean {
@@ -47,12 +64,14 @@ export function runPrimary(workers: number): Promise<void> {
       });
       return w;
     };
-    const stop = () => {
+    const stop = (signal = 'SIGTERM') => {
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: signal } satisfies Stop);
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => stop(s));
+    process.on('SIGHUP', () => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+    });
     for (let i = 0; i < workers; i++) fork();
     cluster.on('exit', () => {
       if (stopping && Object.keys(cluster.workers ?? {}).length === 0) resolve();

@@ -5,7 +5,6 @@
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { Catalogue } from './catalogue/read-model';
 import { openAccess } from './access';
 import type { AccessControl, Clock } from './access/types';
 import { buildApp, type CatalogueRef } from './http/app';
@@ -45,8 +44,10 @@ export function defaultLogger(): Logger {
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
-  const ref: CatalogueRef = { current: Catalogue.open(opts.catalogue) };
-  const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
+  let metrics: Metrics | undefined;
+  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome) => metrics?.reload(outcome));
+  const ref = reloader.ref;
+  if (opts.metricsPort !== undefined) metrics = new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans, clock: opts.clock,
     onStoreError: (err) => {
@@ -54,7 +55,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       logger.warn({ err: String(err) }, 'access store error');
     },
   });
-  const reloader = new CatalogueReloader(opts.catalogue, ref, logger, (outcome) => metrics?.reload(outcome));
   const app = await buildApp({ catalogue: ref, access, logger, metrics });
   let metricsServer: Server | undefined;
   try {
@@ -75,7 +75,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       reloader.close();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
+      // A connection whose last request finished after the stop began is closed as soon as it is idle.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
+      clearInterval(reaper);
       await access.close();
       ref.current.close();
     })()),

@@ -64,7 +64,7 @@ test('a bad source prints the first 100 errors, a count of the rest and a one-li
   assert.equal(lines[0], `${file}:1: category "bad" is not one of skincare, suncare, makeup, haircare, body/bath, fragrance, other`);
   assert.ok(lines[99].startsWith(`${file}:100: category "bad"`));
   assert.equal(lines[100], '... and 50 more errors');
-  assert.equal(lines[101], `catalogue: build failed: 150 errors in ${dir}; ${out} was not written`);
+  assert.equal(lines[101], `catalogue: build failed: 150 errors in ${dir}; ${out} was left untouched`);
   assert.equal(fs.readFileSync(out, 'utf8'), 'previous');
   assert.deepEqual(fs.readdirSync(dir).sort(), ['c.db', 'ingredients.jsonl', 'products.jsonl']);
 });

@@ -25,7 +25,13 @@ export interface AccessOptions {
   plansFile?: string;
   /** Told about every store failure (each also answers 503). */
   onStoreError?: (err: unknown) => void;
+  /** Bound on one store operation; past it the request is answered 503. Default 250 ms (operator commands: 5 s). */
+  timeoutMs?: number;
 }
+
+/** A request waits at most this long for the store (SQLite: for another process's lock). */
+const SERVE_TIMEOUT_MS = 250;
+const ADMIN_TIMEOUT_MS = 5000;
 
 export function defaultStoreSpec(): string {
   let dir = __dirname;
@@ -37,16 +43,16 @@ export function defaultStoreSpec(): string {
   return `sqlite:${join(dir, 'var', 'access.sqlite')}`;
 }
 
-async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin'): Promise<Backend> {
+async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin', timeoutMs: number): Promise<Backend> {
   const s = spec === undefined || spec === '' ? defaultStoreSpec() : spec;
   if (s.startsWith('sqlite:')) {
     const path = s.slice('sqlite:'.length);
     if (path === '') throw new Error('access store "sqlite:" needs a path, e.g. sqlite:var/access.sqlite');
-    return new SqliteBackend(resolve(path));
+    return new SqliteBackend(resolve(path), timeoutMs);
   }
   if (s.startsWith('redis://')) {
     const { RedisBackend } = await import('./redis-backend');
-    return RedisBackend.open(s, purpose);
+    return RedisBackend.open(s, purpose, timeoutMs);
   }
   throw new Error(`access store must be sqlite:PATH or redis://HOST:PORT[/DB], not "${s}"`);
 }
@@ -54,7 +60,7 @@ async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin')
 /** The access control a server uses; the store may be down when this is called. */
 export async function openAccess(spec: string | undefined, opts: AccessOptions = {}): Promise<MeteredAccess> {
   const plans = loadPlans(opts.plansFile);
-  const access = new MeteredAccess(await openBackend(spec, 'serve'), plans, opts.clock ?? clockFromEnv(), opts.onStoreError);
+  const access = new MeteredAccess(await openBackend(spec, 'serve', opts.timeoutMs ?? SERVE_TIMEOUT_MS), plans, opts.clock ?? clockFromEnv(), opts.onStoreError);
   await access.refresh().catch(() => {});
   return access;
 }
@@ -62,5 +68,5 @@ export async function openAccess(spec: string | undefined, opts: AccessOptions =
 /** Operator operations (the keys and usage commands); fails when the store cannot be reached. */
 export async function openAdmin(spec: string | undefined, opts: AccessOptions = {}): Promise<AccessAdmin> {
   const plans = loadPlans(opts.plansFile);
-  return new AccessAdmin(await openBackend(spec, 'admin'), plans, opts.clock ?? clockFromEnv());
+  return new AccessAdmin(await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS), plans, opts.clock ?? clockFromEnv());
 }

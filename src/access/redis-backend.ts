@@ -4,8 +4,6 @@
 import Redis from 'ioredis';
 import type { Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
 
-/** Bound on one command when serving: past it, the request is answered 503. */
-const COMMAND_TIMEOUT_MS = 250;
 
 const SCRIPTS = {
   // KEYS: rate window counter, usage hash. ARGV: limit, key id.
@@ -70,7 +68,7 @@ export class RedisBackend implements Backend {
   }
 
   /** `redis://[user:pass@]HOST:PORT[/DB][?prefix=P]`; keys live under P (default "catalogue:"). */
-  static async open(spec: string, purpose: 'serve' | 'admin'): Promise<RedisBackend> {
+  static async open(spec: string, purpose: 'serve' | 'admin', timeoutMs: number): Promise<RedisBackend> {
     const url = new URL(spec);
     const db = url.pathname.replace(/^\//, '');
     if (db !== '' && !/^\d+$/.test(db)) throw new Error(`redis database must be a number, not "${db}" in ${url.host}`);
@@ -84,11 +82,15 @@ export class RedisBackend implements Backend {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1000,
-      commandTimeout: purpose === 'serve' ? COMMAND_TIMEOUT_MS : 5000,
+      commandTimeout: timeoutMs,
       retryStrategy: (times) => Math.min(times * 50, 500),
     });
     let lastError: Error | undefined;
     redis.on('error', (err: Error) => (lastError = err)); // reconnects by itself; requests meanwhile get 503
+    // Scripts loaded on every (re)connection, so that requests never pay a NOSCRIPT round trip.
+    redis.on('ready', () => {
+      for (const def of Object.values(SCRIPTS)) redis.script('LOAD', def.lua).catch(() => {});
+    });
     const ready = await new Promise<boolean>((resolve) => {
       const t = setTimeout(() => resolve(false), purpose === 'serve' ? 500 : 3000);
       redis.once('ready', () => (clearTimeout(t), resolve(true)));

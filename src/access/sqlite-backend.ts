@@ -1,6 +1,7 @@
 // The access store in an embedded SQLite file (WAL mode), safe for several processes on
-// one file. Guarantees: each check-and-count is one statement or one IMMEDIATE
-// transaction; a lock held longer than the busy timeout surfaces as an error, never a wait.
+// one file. Guarantees: every check-and-count runs inside one IMMEDIATE transaction — the
+// hits and charges of one event-loop turn share it (group commit), each checked in turn;
+// a lock held longer than the busy timeout surfaces as an error, never a longer wait.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -23,9 +24,6 @@ CREATE TABLE IF NOT EXISTS usage (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS trial (account TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
 `;
-
-/** Milliseconds a statement waits for another process's lock before failing. */
-const BUSY_TIMEOUT_MS = 200;
 
 type Statements = ReturnType<typeof prepare>;
 
@@ -73,14 +71,22 @@ function prepare(db: Database.Database) {
   };
 }
 
+interface Op {
+  run(s: Statements): unknown;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
 export class SqliteBackend implements Backend {
   private readonly db: Database.Database;
   private st: Statements | undefined;
-  private chargeTx: ((req: ChargeRequest) => ChargeResult) | undefined;
+  private runBatch: ((ops: Op[]) => unknown[]) | undefined;
+  private queue: Op[] = [];
 
-  constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  /** `busyTimeoutMs`: how long a statement waits for another process's lock before failing. */
+  constructor(path: string, busyTimeoutMs: number) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { timeout: busyTimeoutMs });
   }
 
   /** Schema and statements, set up on first use so that a locked file at start-up is an outage, not a crash. */
@@ -90,24 +96,32 @@ export class SqliteBackend implements Backend {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     const st = prepare(this.db);
-    this.chargeTx = this.db.transaction((r: ChargeRequest): ChargeResult => {
-      let left = 0;
-      if (r.trialLimit !== null) {
-        left = r.trialLimit - (st.trialUsed.get(r.account) ?? 0) - r.units;
-        if (left < 0) return this.refuse(r, 'trial');
-      }
-      if (r.ceiling !== null && (st.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling) return this.refuse(r, 'ceiling');
-      st.addCalls.run(r.keyId, r.month, r.units);
-      if (r.trialLimit !== null) st.addTrial.run(r.account, r.units);
-      return left;
-    }).immediate;
+    this.runBatch = this.db.transaction((ops: Op[]) => ops.map((op) => op.run(st))).immediate;
     return (this.st = st);
   }
 
-  private refuse(r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {
-    this.st!.addRefused.run(r.keyId, r.month);
-    return why;
+  /** Queues a check-and-count for this turn's transaction. */
+  private enqueue<T>(run: (s: Statements) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(this.flush);
+      this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+    });
   }
+
+  private readonly flush = (): void => {
+    const ops = this.queue;
+    if (ops.length === 0) return;
+    this.queue = [];
+    let results: unknown[];
+    try {
+      this.s;
+      results = this.runBatch!(ops);
+    } catch (err) {
+      for (const op of ops) op.reject(err);
+      return;
+    }
+    for (let i = 0; i < ops.length; i++) ops[i].resolve(results[i]);
+  };
 
   async version(): Promise<number> {
     return this.s.version.get()!;
@@ -126,16 +140,26 @@ export class SqliteBackend implements Backend {
     }))();
   }
 
-  async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
-    const s = this.s;
-    if (s.hit.get(keyId, second)! <= limit) return true;
-    s.addRefused.run(keyId, month);
-    return false;
+  hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
+    return this.enqueue((s) => {
+      if (s.hit.get(keyId, second)! <= limit) return true;
+      s.addRefused.run(keyId, month);
+      return false;
+    });
   }
 
-  async charge(req: ChargeRequest): Promise<ChargeResult> {
-    this.s;
-    return this.chargeTx!(req);
+  charge(r: ChargeRequest): Promise<ChargeResult> {
+    return this.enqueue((s): ChargeResult => {
+      let left = 0;
+      if (r.trialLimit !== null) {
+        left = r.trialLimit - (s.trialUsed.get(r.account) ?? 0) - r.units;
+        if (left < 0) return refuse(s, r, 'trial');
+      }
+      if (r.ceiling !== null && (s.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling) return refuse(s, r, 'ceiling');
+      s.addCalls.run(r.keyId, r.month, r.units);
+      if (r.trialLimit !== null) s.addTrial.run(r.account, r.units);
+      return left;
+    });
   }
 
   async createKey(k: KeyRecord): Promise<void> {
@@ -170,6 +194,12 @@ export class SqliteBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    this.flush();
     this.db.close();
   }
+}
+
+function refuse(s: Statements, r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {
+  s.addRefused.run(r.keyId, r.month);
+  return why;
 }

@@ -60,7 +60,7 @@ async function readSource<T>(file: string, log: ErrorLog, pass: (file: string) =
     return await pass(file);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === undefined || e.code.startsWith('SQLITE')) throw err;
+    if (typeof e.errno !== 'number') throw err; // not a file-system or zlib error: a real failure
     log.add(`${file}: cannot read: ${e.message}`);
     return undefined;
   }

@@ -38,7 +38,7 @@ async function run(flags: BuildFlags): Promise<void> {
     const shown = err.errors.slice(0, SHOWN);
     process.stderr.write(shown.join('\n') + '\n');
     if (err.total > shown.length) process.stderr.write(`... and ${count(err.total - shown.length, 'more error')}\n`);
-    throw new Error(`build failed: ${count(err.total, 'error')} in ${flags.source}; ${flags.out} was not written`);
+    throw new Error(`build failed: ${count(err.total, 'error')} in ${flags.source}; ${flags.out} was left untouched`);
   } finally {
     process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
   }

@@ -13,7 +13,6 @@ import { register as registerGenerate } from './generate';
 export function program(): Command {
   const p = new Command('catalogue')
     .description('Cosmetics Catalogue API: build a catalogue, serve it, manage API keys')
-    .showHelpAfterError()
     .exitOverride();
   registerBuild(p);
   registerServe(p);

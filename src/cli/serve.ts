@@ -28,9 +28,6 @@ export function register(program: Command): void {
 
 export async function serve(opts: ServeCliOptions): Promise<void> {
   const server = await startServer(opts);
-  const c = server.catalogue.current;
-  const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
-  process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   const stop = (signal: string) => {
     server.app.log.info({ signal }, 'stopping: no new connections; waiting for in-flight requests');
@@ -48,6 +45,9 @@ export async function serve(opts: ServeCliOptions): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  const c = server.catalogue.current;
+  const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
+  process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
 }
 
 export function parsePort(value: string): number {

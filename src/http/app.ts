@@ -60,6 +60,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 5_000 },
     // While stopping, requests already on a connection are served (with Connection: close), not refused.
     return503OnClosing: false,
+    // A malformed URL gets the same error shape as everything else.
+    frameworkErrors: (err, _req, reply) => reply.send(err),
   }) as unknown as FastifyInstance;
   installSecurityHeaders(app);
   opts.metrics?.install(app);

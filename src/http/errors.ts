@@ -11,6 +11,8 @@ const FRAMEWORK: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ['bad_request', 'the body is empty; it must be a JSON object'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'the body is too large'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['bad_request', 'the body is not valid JSON'],
+  FST_ERR_BAD_URL: ['bad_request', 'the URL path is not valid percent-encoded UTF-8'],
+  FST_STATIC_FORBIDDEN_PATH: ['not_found', 'Not Found'],
 };
 
 export function toApiError(err: FastifyError | Error): ApiError {

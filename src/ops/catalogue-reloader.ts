@@ -15,15 +15,19 @@ export type ReloadOutcome = 'swapped' | 'refused';
 
 export class CatalogueReloader {
   private seen: string;
-  private watching = false;
+  private timer: NodeJS.Timeout | undefined;
 
+  /** The served catalogue: read `ref.current` once per request. */
+  readonly ref: CatalogueRef;
+
+  /** Opens the file at the path (throws when it is not a catalogue); watch() starts following it. */
   constructor(
     private readonly file: string,
-    private readonly ref: CatalogueRef,
     private readonly log: Logger,
     private readonly onReload: (outcome: ReloadOutcome, catalogue: Catalogue) => void = () => {},
   ) {
     this.seen = identity(file);
+    this.ref = { current: Catalogue.open(file) };
   }
 
   /** Opens the file at the path and serves it, or refuses it and keeps the current one. */
@@ -51,17 +55,16 @@ export class CatalogueReloader {
 
   /** Reloads whenever the path starts naming a different or changed file (checked every second). */
   watch(): void {
-    if (this.watching) return;
-    this.watching = true;
-    fs.watchFile(this.file, { interval: POLL_MS, persistent: false }, () => {
+    // Compared with what was last opened (not with the previous poll), so no change is ever missed.
+    this.timer ??= setInterval(() => {
       const now = identity(this.file);
       if (now !== this.seen && now !== 'missing') this.reload('file replaced');
-    });
+    }, POLL_MS).unref();
   }
 
   close(): void {
-    if (this.watching) fs.unwatchFile(this.file);
-    this.watching = false;
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 }
 

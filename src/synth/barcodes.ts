@@ -19,11 +19,11 @@ export function validGtin(code: string): boolean {
   return /^[0-9]{8,14}$/.test(code) && checkDigit(code.slice(0, -1)) === code.charCodeAt(code.length - 1) - 48;
 }
 
-/** A brand's numbering: its GS1 prefixes (or 'upc'), company prefixes used so far, and items issued. */
-export interface Numbering { scheme: string[] | 'upc'; companies: string[]; issued: number }
+/** A brand's numbering: its GS1 prefixes (or 'upc'), [company prefix, item offset] used so far, and items issued. */
+export interface Numbering { scheme: string[] | 'upc'; companies: Array<[string, number]>; issued: number }
 
 export class BarcodeAllocator {
-  private readonly perPrefix = new Map<string, number>();
+  private readonly perPrefix = new Map<string, { next: number; offset: number }>();
   private upcCompanies = 0;
   private ean8Issued = 0;
 
@@ -36,9 +36,9 @@ export class BarcodeAllocator {
     if (n.scheme === 'upc') return this.nextUpc(rng, n);
     if (allowEan8 && this.ean8Issued < 9_000_000 && rng.chance(0.08)) return this.nextEan8(rng);
     const capacity = 10_000;
-    if (n.issued === n.companies.length * capacity) n.companies.push(this.newEanCompany(rng, n.scheme));
-    const company = n.companies[Math.floor(n.issued / capacity)];
-    const item = String(((n.issued % capacity) * MULT + 137) % capacity).padStart(4, '0');
+    if (n.issued === n.companies.length * capacity) n.companies.push([this.newEanCompany(rng, n.scheme), rng.int(capacity)]);
+    const [company, offset] = n.companies[Math.floor(n.issued / capacity)];
+    const item = String(((n.issued % capacity) * MULT + offset) % capacity).padStart(4, '0');
     n.issued++;
     const payload = company + item;
     const code = payload + checkDigit(payload);
@@ -47,10 +47,11 @@ export class BarcodeAllocator {
 
   private newEanCompany(rng: Rng, prefixes: string[]): string {
     const prefix = rng.pick(prefixes);
-    const k = this.perPrefix.get(prefix) ?? 0;
+    let counter = this.perPrefix.get(prefix);
+    if (!counter) this.perPrefix.set(prefix, (counter = { next: 0, offset: rng.int(100_000) }));
+    const k = counter.next++;
     if (k >= 100_000) throw new Error(`barcode space of GS1 prefix ${prefix} exhausted`);
-    this.perPrefix.set(prefix, k + 1);
-    return prefix + String((k * MULT + 4242) % 100_000).padStart(5, '0');
+    return prefix + String((k * MULT + counter.offset) % 100_000).padStart(5, '0');
   }
 
   private nextUpc(rng: Rng, n: Numbering): string {
@@ -58,10 +59,10 @@ export class BarcodeAllocator {
     if (n.issued === n.companies.length * capacity) {
       const k = this.upcCompanies++;
       if (k >= 90_000) throw new Error('UPC company space exhausted');
-      n.companies.push(String(10_000 + ((k * MULT + 321) % 90_000)));
+      n.companies.push([String(10_000 + ((k * MULT + 321) % 90_000)), rng.int(capacity)]);
     }
-    const company = n.companies[Math.floor(n.issued / capacity)];
-    const item = String(((n.issued % capacity) * MULT + 55) % capacity).padStart(5, '0');
+    const [company, offset] = n.companies[Math.floor(n.issued / capacity)];
+    const item = String(((n.issued % capacity) * MULT + offset) % capacity).padStart(5, '0');
     n.issued++;
     const payload = company + item;
     const key = payload + checkDigit(payload); // 11 digits, first non-zero

@@ -240,7 +240,7 @@ function misc(rng: Rng): Invented {
 // [family, share of invented names, rarity: functional chemicals are common, botanicals and actives rarer]
 const FAMILY_TABLE: Array<[(rng: Rng) => Invented, number, number]> = [
   [plant, 35, 4], [ester, 12, 1], [peg, 10, 1], [salt, 8, 1.5], [polymer, 8, 1], [misc, 8, 1.5], [peptide, 5, 3],
-  [colorant, 5, 2], [ferment, 4, 3], [hydrolyzed, 3, 2],
+  [colorant, 5, 4], [ferment, 4, 3], [hydrolyzed, 3, 2],
 ];
 const FAMILIES = new Choice(FAMILY_TABLE.map((f) => [f, f[1]] as const));
 

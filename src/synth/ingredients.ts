@@ -146,7 +146,7 @@ function functions(rng: Rng, family: string[]): string[] {
 }
 
 /** A CAS Registry Number with a valid check digit. */
-export function casNumber(rng: Rng): string {
+function casNumber(rng: Rng): string {
   const head = String(rng.range(50, 9_999_999));
   const mid = String(rng.int(100)).padStart(2, '0');
   const digits = head + mid;
@@ -156,7 +156,7 @@ export function casNumber(rng: Rng): string {
 }
 
 /** An EC (EINECS/ELINCS) number with a valid check digit. */
-export function ecNumber(rng: Rng): string {
+function ecNumber(rng: Rng): string {
   for (;;) {
     const digits = String(rng.chance(0.85) ? rng.range(200_000, 310_999) : rng.range(400_000, 479_999));
     let sum = 0;

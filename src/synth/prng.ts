@@ -55,8 +55,10 @@ export class Rng {
   }
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 function hex8(n: number): string {
-  return n.toString(16).padStart(8, '0');
+  return HEX[n >>> 24] + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
 }
 
 /** cyrb128: a fast string hash to four 32-bit words (seed material for sfc32). */

@@ -19,7 +19,7 @@ export class LineSink {
     this.file = fs.createWriteStream(path);
     this.file.on('error', (err) => (this.failure = err));
     if (gzip) {
-      const z = zlib.createGzip({ level: 6 });
+      const z = zlib.createGzip({ level: 1 }); // fastest level: time matters more than size here
       z.on('error', (err) => (this.failure = err));
       z.pipe(this.file);
       this.out = z;

@@ -52,8 +52,8 @@ export interface ServeProcess {
 }
 
 /** Starts `catalogue serve ARGS --port 0`; resolves once it prints its "serving" line. */
-export function serveProcess(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function serveProcess(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const logs: string[] = [];
   const waiters: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
   let buf = '';
