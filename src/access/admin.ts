@@ -85,7 +85,7 @@ export class AccessAdmin {
 
   /** Per key and per account for one UTC month: calls served, of which included and overage, and requests refused (429). */
   async usage(month: string): Promise<UsageReport> {
-    const [snap, rows] = [await this.store.snapshot(), await this.store.usage(month)];
+    const [snap, rows] = await Promise.all([this.store.snapshot(), this.store.usage(month)]);
     const byKey = new Map(rows.map((r) => [r.keyId, r]));
     const keys: UsageReport['keys'] = [];
     const accounts = new Map<string, UsageFigures & { account: string }>();

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Catalogue } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validation';
-import { installErrorHandling } from './errors';
+import { installErrorHandling, toApiError } from './errors';
 import { installAccessHooks } from './access-hooks';
 import { health } from './operations/health';
 import { searchProducts } from './operations/search-products';
@@ -61,7 +61,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // While stopping, requests already on a connection are served (with Connection: close), not refused.
     return503OnClosing: false,
     // A malformed URL gets the same error shape as everything else.
-    frameworkErrors: (err, _req, reply) => reply.send(err),
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      const e = toApiError(err);
+      reply.code(e.statusCode).type(JSON_TYPE).send(e.body());
+    },
   }) as unknown as FastifyInstance;
   installSecurityHeaders(app);
   opts.metrics?.install(app);
