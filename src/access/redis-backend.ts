@@ -1,35 +1,49 @@
 // The access store on a Redis server shared by several instances. Guarantees: every
-// check-and-count is one Lua script (EVALSHA), so it is atomic across all clients;
-// commands fail fast while disconnected and time out after COMMAND_TIMEOUT_MS.
+// check-and-count runs inside one Lua script (EVALSHA) — the hits and charges of one
+// event-loop turn share one call, each checked in turn — so it is atomic across all clients;
+// commands fail fast while disconnected and time out after the given bound.
 import Redis from 'ioredis';
 import type { Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
 
-
 const SCRIPTS = {
-  // KEYS: rate window counter, usage hash. ARGV: limit, key id.
-  hit: {
-    numberOfKeys: 2,
-    lua: `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], 3000) end
-if n > tonumber(ARGV[1]) then redis.call('HINCRBY', KEYS[2], 'r:' .. ARGV[2], 1) return 0 end
-return 1`,
-  },
-  // KEYS: usage hash of the month, trial hash. ARGV: key id, account, units, ceiling (-1: none), trial limit (-1: none).
-  // Returns trial requests left (0 when not a trial), -1 trial used up, -2 ceiling reached.
-  charge: {
-    numberOfKeys: 2,
-    lua: `local u = tonumber(ARGV[3]) local ceil = tonumber(ARGV[4]) local tl = tonumber(ARGV[5])
-local left = 0
-if tl >= 0 then
-  left = tl - tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') - u
-  if left < 0 then redis.call('HINCRBY', KEYS[1], 'r:' .. ARGV[1], 1) return -1 end
+  // The hits and charges of one event-loop turn, checked and counted in turn. Each op has
+  // 2 KEYS and 6 ARGV. Hit: KEYS rate window counter, usage hash; ARGV 'h', limit, key id.
+  // Charge: KEYS usage hash of the month, trial hash; ARGV 'c', key id, account, units,
+  // ceiling (-1: none), trial limit (-1: none). Results: hit 1 admitted / 0 refused; charge
+  // trial requests left (0 when not a trial), -1 trial used up, -2 ceiling reached.
+  meter: {
+    lua: `local out = {}
+for i = 0, #KEYS / 2 - 1 do
+  local k1, k2, b = KEYS[2 * i + 1], KEYS[2 * i + 2], 6 * i
+  if ARGV[b + 1] == 'h' then
+    local n = redis.call('INCR', k1)
+    if n == 1 then redis.call('PEXPIRE', k1, 3000) end
+    if n > tonumber(ARGV[b + 2]) then
+      redis.call('HINCRBY', k2, 'r:' .. ARGV[b + 3], 1)
+      out[i + 1] = 0
+    else
+      out[i + 1] = 1
+    end
+  else
+    local id, account = ARGV[b + 2], ARGV[b + 3]
+    local u, ceil, tl = tonumber(ARGV[b + 4]), tonumber(ARGV[b + 5]), tonumber(ARGV[b + 6])
+    local left, refused = 0, nil
+    if tl >= 0 then
+      left = tl - tonumber(redis.call('HGET', k2, account) or '0') - u
+      if left < 0 then refused = -1 end
+    end
+    if not refused and ceil >= 0 and tonumber(redis.call('HGET', k1, 'c:' .. id) or '0') + u > ceil then refused = -2 end
+    if refused then
+      redis.call('HINCRBY', k1, 'r:' .. id, 1)
+      out[i + 1] = refused
+    else
+      redis.call('HINCRBY', k1, 'c:' .. id, u)
+      if tl >= 0 then redis.call('HINCRBY', k2, account, u) end
+      out[i + 1] = left
+    end
+  end
 end
-if ceil >= 0 and tonumber(redis.call('HGET', KEYS[1], 'c:' .. ARGV[1]) or '0') + u > ceil then
-  redis.call('HINCRBY', KEYS[1], 'r:' .. ARGV[1], 1) return -2
-end
-redis.call('HINCRBY', KEYS[1], 'c:' .. ARGV[1], u)
-if tl >= 0 then redis.call('HINCRBY', KEYS[2], ARGV[2], u) end
-return left`,
+return out`,
   },
   // KEYS: account hash, key hash, key id set, version. ARGV: created at, hash, account, plan, id.
   createKey: {
@@ -54,10 +68,20 @@ redis.call('HSET', ARGV[1] .. 'acct:' .. acct, 'paymentRequired', ARGV[2]) redis
   },
 } as const;
 
-type Scripted = { [K in keyof typeof SCRIPTS]: (...args: (string | number)[]) => Promise<number> };
+type Scripted = { [K in Exclude<keyof typeof SCRIPTS, 'meter'>]: (...args: (string | number)[]) => Promise<number> } & {
+  meter(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
+};
+
+interface Op {
+  keys: [string, string];
+  args: (string | number)[];
+  resolve(result: number): void;
+  reject(err: unknown): void;
+}
 
 export class RedisBackend implements Backend {
   private readonly r: Redis & Scripted;
+  private queue: Op[] = [];
 
   private constructor(
     redis: Redis,
@@ -129,21 +153,32 @@ export class RedisBackend implements Backend {
   }
 
   async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
-    return (await this.r.hit(`${this.p}rate:${keyId}:${second}`, `${this.p}usage:${month}`, limit, keyId)) === 1;
+    const keys: [string, string] = [`${this.p}rate:${keyId}:${second}`, `${this.p}usage:${month}`];
+    return (await this.enqueue(keys, ['h', limit, keyId, '', '', ''])) === 1;
   }
 
   async charge(q: ChargeRequest): Promise<ChargeResult> {
-    const left = await this.r.charge(
-      `${this.p}usage:${q.month}`,
-      `${this.p}trial`,
-      q.keyId,
-      q.account,
-      q.units,
-      q.ceiling ?? -1,
-      q.trialLimit ?? -1,
-    );
+    const keys: [string, string] = [`${this.p}usage:${q.month}`, `${this.p}trial`];
+    const left = await this.enqueue(keys, ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1]);
     return left === -1 ? 'trial' : left === -2 ? 'ceiling' : left;
   }
+
+  /** Queues an op for this turn's one `meter` script call. */
+  private enqueue(keys: [string, string], args: (string | number)[]): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(this.flush);
+      this.queue.push({ keys, args, resolve, reject });
+    });
+  }
+
+  private readonly flush = (): void => {
+    const ops = this.queue;
+    this.queue = [];
+    this.r.meter(ops.length * 2, ...ops.flatMap((op) => op.keys), ...ops.flatMap((op) => op.args)).then(
+      (results) => ops.forEach((op, i) => op.resolve(results[i])),
+      (err) => ops.forEach((op) => op.reject(err)),
+    );
+  };
 
   async createKey(k: KeyRecord): Promise<void> {
     const p = this.p;

@@ -28,6 +28,8 @@ export class Searcher {
   private readonly cur: Float32Array;
   private readonly score: Float64Array;
   private readonly lengthFactor: Float64Array;
+  private readonly matchBuf: Int32Array;
+  private readonly vals: Float64Array;
   private gen = 1;
 
   constructor(private readonly fields: Field[], readonly docCount: number) {
@@ -35,6 +37,8 @@ export class Searcher {
     this.seen = new Int32Array(docCount);
     this.cur = new Float32Array(docCount);
     this.score = new Float64Array(docCount);
+    this.matchBuf = new Int32Array(docCount);
+    this.vals = new Float64Array(docCount);
     const len = fields[0].index.docLengths(docCount);
     let sum = 0;
     for (let i = 0; i < docCount; i++) sum += len[i];
@@ -84,20 +88,72 @@ export class Searcher {
       }
     });
 
-    // Collect matches from the first (smallest) word's lists.
+    // Collect the matches in ascending ord, with their final scores.
     const done = base + words.length;
-    const matches: number[] = [];
-    for (const list of perWord[order[0]].lists) {
+    const m = this.collect(perWord[order[0]].lists, done);
+    const { matchBuf } = this;
+    for (let i = 0; i < m; i++) {
+      const d = matchBuf[i];
+      score[d] = boost ? boost(d) || score[d] * this.lengthFactor[d] : score[d] * this.lengthFactor[d];
+    }
+    return { ords: this.window(m, skip, limit), total: m, wordCounts };
+  }
+
+  /** Writes the documents stamped `done` into matchBuf in ascending ord; returns how many. */
+  private collect(lists: Int32Array[], done: number): number {
+    const { stamp, matchBuf } = this;
+    let m = 0;
+    let postings = 0;
+    for (const l of lists) postings += l.length;
+    if (lists.length === 1 || postings > this.docCount >>> 3) {
+      if (lists.length === 1) {
+        for (const d of lists[0]) if (stamp[d] === done) matchBuf[m++] = d;
+      } else {
+        for (let d = 0; d < this.docCount; d++) if (stamp[d] === done) matchBuf[m++] = d;
+      }
+      return m;
+    }
+    for (const list of lists) {
       for (let k = 0; k < list.length; k++) {
         const d = list[k];
         if (stamp[d] === done) {
           stamp[d] = done + 1;
-          matches.push(d);
-          score[d] = boost ? boost(d) || score[d] * this.lengthFactor[d] : score[d] * this.lengthFactor[d];
+          matchBuf[m++] = d;
         }
       }
     }
-    return { ords: topK(matches, score, skip, limit), total: matches.length, wordCounts };
+    matchBuf.subarray(0, m).sort();
+    return m;
+  }
+
+  /**
+   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords) ordered by score
+   * descending, then ord: a quickselect finds the cut-off score, so only the at most
+   * skip+limit winners are sorted.
+   */
+  private window(m: number, skip: number, limit: number): number[] {
+    const { matchBuf, score, vals } = this;
+    const want = skip + limit;
+    let cutoff = -Infinity;
+    let above = 0;
+    if (m > want) {
+      for (let i = 0; i < m; i++) vals[i] = score[matchBuf[i]];
+      cutoff = kthLargest(vals, m, want);
+      for (let i = 0; i < m; i++) if (score[matchBuf[i]] > cutoff) above++;
+    }
+    const picked: number[] = [];
+    let ties = want - above;
+    for (let i = 0; i < m && picked.length < want; i++) {
+      const d = matchBuf[i];
+      const s = score[d];
+      if (s > cutoff) picked.push(d);
+      else if (s === cutoff && ties > 0) {
+        picked.push(d);
+        ties--;
+      }
+    }
+    picked.sort((a, b) => score[b] - score[a]); // stable: equal scores stay in ord order
+    return picked.slice(skip, want);
   }
 
   private lists(word: string, prefix: boolean): Lists {
@@ -147,47 +203,27 @@ export class Searcher {
   }
 }
 
-/** The window [skip, skip+limit) of `docs` ordered by score descending, then ord ascending. */
-function topK(docs: number[], score: Float64Array, skip: number, limit: number): number[] {
-  const better = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
-  const want = skip + limit;
-  if (docs.length <= want * 4) {
-    docs.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-    return docs.slice(skip, want);
-  }
-  // Keep the best `want` in a heap whose root is the worst kept.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => better(b, a);
-  for (const d of docs) {
-    if (heap.length < want) {
-      heap.push(d);
-      siftUp(heap, heap.length - 1, worse);
-    } else if (better(d, heap[0])) {
-      heap[0] = d;
-      siftDown(heap, 0, worse);
+/** The k-th largest of a[0..n) (1-based k <= n); reorders a. Iterative quickselect. */
+function kthLargest(a: Float64Array, n: number, k: number): number {
+  let lo = 0, hi = n - 1;
+  const target = k - 1; // index in descending order
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // median of three as pivot
+    const x = a[lo], y = a[mid], z = a[hi];
+    const pivot = x > y ? (y > z ? y : x > z ? z : x) : (x > z ? x : y > z ? z : y);
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const t = a[i]; a[i] = a[j]; a[j] = t;
+        i++; j--;
+      }
     }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target];
   }
-  heap.sort((a, b) => (better(a, b) ? -1 : 1));
-  return heap.slice(skip, want);
-}
-
-function siftUp(h: number[], i: number, worse: (a: number, b: number) => boolean): void {
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (!worse(h[i], h[p])) break;
-    [h[i], h[p]] = [h[p], h[i]];
-    i = p;
-  }
-}
-
-function siftDown(h: number[], i: number, worse: (a: number, b: number) => boolean): void {
-  for (;;) {
-    const l = 2 * i + 1, r = l + 1;
-    let m = i;
-    if (l < h.length && worse(h[l], h[m])) m = l;
-    if (r < h.length && worse(h[r], h[m])) m = r;
-    if (m === i) return;
-    [h[i], h[m]] = [h[m], h[i]];
-    i = m;
-  }
+  return a[target];
 }
