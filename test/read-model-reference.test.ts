@@ -22,6 +22,7 @@ const rnd = (n: number) => { rand = (rand * 1103515245 + 12345) & 0x7fffffff; re
 
 let dir: string;
 let cat: Catalogue;
+let cached: Catalogue; // the same file, ranking and caching every query with 2 or more matches
 let ings: IngredientSource[];
 let prods: ProductSource[];
 
@@ -45,8 +46,9 @@ before(async () => {
   writeSource(path.join(dir, 'src'), { ingredients: ings, products: prods });
   await buildCatalogue({ sourceDir: path.join(dir, 'src'), outFile: path.join(dir, 'c.db'), builtAt: '2026-01-01' });
   cat = Catalogue.open(path.join(dir, 'c.db'));
+  cached = Catalogue.open(path.join(dir, 'c.db'), { cacheMinMatches: 2 });
 });
-after(() => { cat.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+after(() => { cat.close(); cached.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 /** Every page's ids, concatenated (all rows when total <= 1,020). */
 function allIds(page: (p: number) => string): { ids: string[]; total: number } {
@@ -88,6 +90,8 @@ describe('product search equals a plain scan', () => {
     const toks = prods.map((p) => [...words(p.brand ?? ''), ...words(p.name ?? '')]);
     fc.assert(fc.property(fc.array(wordArb, { minLength: 1, maxLength: 4 }), (q) => {
       const got = allIds((p) => cat.searchProducts(q, p));
+      assert.deepEqual(allIds((p) => cached.searchProducts(q, p)), got, 'the cached ranking is the same');
+      assert.deepEqual(allIds((p) => cached.searchProducts(q, p)), got, 'and stays the same when served from the cache');
       const ref = plainSearch(toks, [(d) => toks[d]], [1], q);
       assert.equal(got.total, ref.scored.length);
       if (got.total === 0) {
@@ -110,6 +114,7 @@ describe('ingredient search equals a plain scan', () => {
       const key = q.join(' ');
       const boost = (d: number) => (words(ings[d].name).join(' ').startsWith(key) ? 1e9 - ings[d].name.length : 0);
       const got = allIds((p) => cat.searchIngredients(q, p));
+      assert.deepEqual(allIds((p) => cached.searchIngredients(q, p)), got, 'the cached ranking is the same');
       const ref = plainSearch(nameToks, [(d) => nameToks[d], (d) => otherToks[d]], [2, 1], q, boost);
       assert.equal(got.total, ref.scored.length);
       const score = new Map(ref.scored.map((x) => [ings[x.d].id, x.s]));

@@ -27,6 +27,11 @@ export class Bitset {
     for (let i = 0; i < a.length; i++) a[i] &= b[i];
     return this;
   }
+  andNot(other: Bitset): this {
+    const a = this.words, b = other.words;
+    for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
+    return this;
+  }
   /** Keeps only the listed ords. */
   andList(ords: ArrayLike<number>, scratch: Bitset): this {
     scratch.words.fill(0);

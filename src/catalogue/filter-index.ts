@@ -1,6 +1,8 @@
 // Product filters as bitset algebra over catalogue ords. Guarantees: results are in
 // catalogue order; total is exact; cost per request is a few passes over
-// products/32 words plus the posting lists named by the filter, whatever the counts.
+// products/32 words plus the short posting lists named by the filter, whatever the
+// counts: any set holding more than 1/32 of the catalogue is kept as a bitset (which
+// is then also the smaller form), so common ingredients cost no more than rare ones.
 import { Bitset } from './bitset';
 import { FLAG_BIT, INGREDIENT_CATEGORIES, type IngredientCategory } from './format';
 
@@ -19,15 +21,21 @@ export interface ProductFilter {
 
 export interface ProductRowMeta { ord: number; brand_key: string | null; category: string | null; origin: string | null; flags: number }
 
+/** A set of product ords: an ascending list when small, a bitset when large. */
+type DocSet = Int32Array | Bitset;
+
 export class FilterIndex {
   private readonly freeOf = new Map<IngredientCategory, Bitset>();
-  private readonly category = new Map<string, Int32Array>();
-  private readonly brand = new Map<string, Int32Array>();
-  private readonly origin = new Map<string, Int32Array>();
+  private readonly category = new Map<string, DocSet>();
+  private readonly brand = new Map<string, DocSet>();
+  private readonly origin = new Map<string, DocSet>();
+  private readonly ingredients: DocSet[];
   private readonly result: Bitset;
   private readonly scratch: Bitset;
 
-  constructor(readonly size: number, rows: Iterable<ProductRowMeta>, private readonly ingredientProducts: (ord: number) => Int32Array) {
+  /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
+  constructor(readonly size: number, rows: Iterable<ProductRowMeta>, ingredientProducts: Array<Int32Array | undefined>) {
+    this.ingredients = Array.from(ingredientProducts, (l) => this.docSet(l ?? EMPTY));
     const cats = new Map<string, number[]>(), brands = new Map<string, number[]>(), origins = new Map<string, number[]>();
     for (const c of INGREDIENT_CATEGORIES) this.freeOf.set(c, new Bitset(size));
     for (const r of rows) {
@@ -37,7 +45,7 @@ export class FilterIndex {
       if (r.origin !== null) push(origins, r.origin, r.ord);
     }
     for (const [m, src] of [[this.category, cats], [this.brand, brands], [this.origin, origins]] as const) {
-      for (const [k, list] of src) m.set(k, Int32Array.from(list));
+      for (const [k, list] of src) m.set(k, this.docSet(Int32Array.from(list)));
     }
     this.result = new Bitset(size);
     this.scratch = new Bitset(size);
@@ -47,8 +55,15 @@ export class FilterIndex {
   run(f: ProductFilter, skip: number, limit: number): { ords: number[]; total: number } {
     const r = this.result.fill();
     for (const c of f.freeOf) r.and(this.freeOf.get(c)!);
-    for (const list of this.positiveLists(f)) r.andList(list, this.scratch);
-    for (const ing of f.excludes) r.clearList(this.ingredientProducts(ing));
+    for (const set of this.positiveSets(f)) {
+      if (set instanceof Bitset) r.and(set);
+      else r.andList(set, this.scratch);
+    }
+    for (const ing of f.excludes) {
+      const set = this.ingredient(ing);
+      if (set instanceof Bitset) r.andNot(set);
+      else r.clearList(set);
+    }
     return { ords: r.slice(skip, limit), total: r.count() };
   }
 
@@ -66,13 +81,21 @@ export class FilterIndex {
     return out;
   }
 
-  private positiveLists(f: ProductFilter): ArrayLike<number>[] {
-    const lists: ArrayLike<number>[] = [];
-    if (f.category !== undefined) lists.push(this.category.get(f.category) ?? EMPTY);
-    if (f.brandKey !== undefined) lists.push(this.brand.get(f.brandKey) ?? EMPTY);
-    if (f.origin !== undefined) lists.push(this.origin.get(f.origin) ?? EMPTY);
-    if (f.has !== undefined) lists.push(f.has < 0 ? EMPTY : this.ingredientProducts(f.has));
-    return lists;
+  private positiveSets(f: ProductFilter): DocSet[] {
+    const sets: DocSet[] = [];
+    if (f.category !== undefined) sets.push(this.category.get(f.category) ?? EMPTY);
+    if (f.brandKey !== undefined) sets.push(this.brand.get(f.brandKey) ?? EMPTY);
+    if (f.origin !== undefined) sets.push(this.origin.get(f.origin) ?? EMPTY);
+    if (f.has !== undefined) sets.push(f.has < 0 ? EMPTY : this.ingredient(f.has));
+    return sets;
+  }
+
+  private ingredient(ord: number): DocSet {
+    return this.ingredients[ord] ?? EMPTY;
+  }
+
+  private docSet(list: Int32Array): DocSet {
+    return list.length * 32 > this.size ? Bitset.fromList(this.size, list) : list;
   }
 }
 

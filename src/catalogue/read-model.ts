@@ -35,17 +35,18 @@ export class Catalogue {
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
 
-  static open(file: string): Catalogue {
+  /** `cacheMinMatches`: searches with at least this many matches are ranked once and cached (tests lower it). */
+  static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      return new Catalogue(db);
+      return new Catalogue(db, opts.cacheMinMatches);
     } catch (err) {
       db.close();
       throw err;
     }
   }
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, cacheMinMatches?: number) {
     this.db = db;
     const meta = new Map<string, string>();
     try {
@@ -76,7 +77,6 @@ export class Catalogue {
     for (const [ord, blob] of db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<[number, Buffer]>) {
       postings[ord] = decodePostings(blob);
     }
-    const none = new Int32Array(0);
 
     this.summaries = [];
     const metaRows: ProductRowMeta[] = [];
@@ -85,12 +85,12 @@ export class Catalogue {
       metaRows.push({ ord, brand_key: bk, category, origin, flags });
     }
     this.products = this.summaries.length;
-    this.filter = new FilterIndex(this.products, metaRows, (ord) => postings[ord] ?? none);
+    this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
     const index = (kind: number) => new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[]);
-    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT), weight: 1 }], this.products);
-    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER), weight: 1 }], this.ingredients);
+    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT), weight: 1 }], this.products, cacheMinMatches);
+    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER), weight: 1 }], this.ingredients, cacheMinMatches);
 
     this.byId = db.prepare('SELECT head, entries FROM products WHERE id = ?').raw() as Database.Statement<[string], [string, string]>;
     this.byGtin = db.prepare('SELECT p.head, p.entries FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').raw() as Database.Statement<[string], [string, string]>;

@@ -3,7 +3,8 @@
 // word also as a prefix; total and per-word counts are exact; ranking is BM25-style
 // (idf of each word × field weight, exact words above prefix matches, shorter
 // documents first on ties of score), then ascending ord. Per-request work is linear
-// in the posting lists touched; scratch arrays are reused, not allocated.
+// in the posting lists touched; scratch arrays are reused, not allocated; queries with
+// thousands of matches are ranked once and their reachable rows kept in a small LRU.
 import type { TextIndex } from './text-index';
 
 export interface Field { index: TextIndex; weight: number }
@@ -19,6 +20,10 @@ export interface SearchResult {
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
+/** By default, queries matching at least this many documents have all their reachable rows ranked once and cached. */
+export const CACHE_MIN_MATCHES = 5000;
+const CACHE_ENTRIES = 1024;
+const REACHABLE = 1020;
 
 interface Lists { lists: Int32Array[]; weights: number[] }
 
@@ -31,8 +36,10 @@ export class Searcher {
   private readonly matchBuf: Int32Array;
   private readonly vals: Float64Array;
   private gen = 1;
+  /** Ranked rows of recent expensive queries (the catalogue never changes, so they stay exact). */
+  private readonly cache = new Map<string, { ords: Int32Array; total: number; wordCounts: number[] }>();
 
-  constructor(private readonly fields: Field[], readonly docCount: number) {
+  constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches = CACHE_MIN_MATCHES) {
     this.stamp = new Int32Array(docCount);
     this.seen = new Int32Array(docCount);
     this.cur = new Float32Array(docCount);
@@ -52,6 +59,13 @@ export class Searcher {
    * score (used for "ingredient names starting with the query"); 0 means none.
    */
   search(words: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
+    const key = words.join(' ');
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key); // most recently used last
+      this.cache.set(key, hit);
+      return { ords: Array.from(hit.ords.subarray(skip, skip + limit)), total: hit.total, wordCounts: hit.wordCounts };
+    }
     const perWord = words.map((w, i) => this.lists(w, i === words.length - 1));
     const wordCounts = perWord.map((l) => this.distinct(l.lists));
     if (wordCounts.some((n) => n === 0)) return { ords: [], total: 0, wordCounts };
@@ -96,7 +110,12 @@ export class Searcher {
       const d = matchBuf[i];
       score[d] = boost ? boost(d) || score[d] * this.lengthFactor[d] : score[d] * this.lengthFactor[d];
     }
-    return { ords: this.window(m, skip, limit), total: m, wordCounts };
+    if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
+    // Expensive: rank every reachable row once and keep it for the other pages and repeats.
+    const ranked = Int32Array.from(this.window(m, 0, REACHABLE));
+    this.cache.set(key, { ords: ranked, total: m, wordCounts });
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    return { ords: Array.from(ranked.subarray(skip, skip + limit)), total: m, wordCounts };
   }
 
   /** Writes the documents stamped `done` into matchBuf in ascending ord; returns how many. */
