@@ -44,10 +44,9 @@ export function defaultLogger(): Logger {
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
-  let metrics: Metrics | undefined;
   const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome) => metrics?.reload(outcome));
   const ref = reloader.ref;
-  if (opts.metricsPort !== undefined) metrics = new Metrics(ref);
+  const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans, clock: opts.clock,
     onStoreError: (err) => {

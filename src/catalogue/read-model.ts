@@ -88,9 +88,9 @@ export class Catalogue {
     this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
-    const index = (kind: number) => new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[]);
-    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT), weight: 1 }], this.products, cacheMinMatches);
-    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER), weight: 1 }], this.ingredients, cacheMinMatches);
+    const index = (kind: number, docs: number) => new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[], docs);
+    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT, this.products), weight: 1 }], this.products, cacheMinMatches);
+    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 }], this.ingredients, cacheMinMatches);
 
     this.byId = db.prepare('SELECT head, entries FROM products WHERE id = ?').raw() as Database.Statement<[string], [string, string]>;
     this.byGtin = db.prepare('SELECT p.head, p.entries FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').raw() as Database.Statement<[string], [string, string]>;

@@ -2,9 +2,10 @@
 // Guarantees: every query word must match (AND) a whole word of some field, the last
 // word also as a prefix; total and per-word counts are exact; ranking is BM25-style
 // (idf of each word × field weight, exact words above prefix matches, shorter
-// documents first on ties of score), then ascending ord. Per-request work is linear
-// in the posting lists touched; scratch arrays are reused, not allocated; queries with
-// thousands of matches are ranked once and their reachable rows kept in a small LRU.
+// documents first on ties of score), then ascending ord. Work per request: walk the
+// documents of the rarest word once and check the other words against each
+// candidate's few term ids (forward index); queries with thousands of matches are
+// ranked once and their reachable rows kept in a small LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
 
 export interface Field { index: TextIndex; weight: number }
@@ -25,124 +26,153 @@ export const CACHE_MIN_MATCHES = 5000;
 const CACHE_ENTRIES = 1024;
 const REACHABLE = 1020;
 
-interface Lists { lists: Int32Array[]; weights: number[] }
+/** How one query word matches in one field: its exact term id and its prefix range. */
+interface FieldWord { exact: number; lo: number; hi: number }
+interface Word { text: string; last: boolean; fields: FieldWord[]; count: number; idf: number }
 
 export class Searcher {
-  private readonly stamp: Int32Array;
   private readonly seen: Int32Array;
-  private readonly cur: Float32Array;
   private readonly score: Float64Array;
   private readonly lengthFactor: Float64Array;
   private readonly matchBuf: Int32Array;
   private readonly vals: Float64Array;
   private gen = 1;
-  /** Ranked rows of recent expensive queries (the catalogue never changes, so they stay exact). */
   private readonly cache = new Map<string, { ords: Int32Array; total: number; wordCounts: number[] }>();
 
   constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches = CACHE_MIN_MATCHES) {
-    this.stamp = new Int32Array(docCount);
     this.seen = new Int32Array(docCount);
-    this.cur = new Float32Array(docCount);
     this.score = new Float64Array(docCount);
     this.matchBuf = new Int32Array(docCount);
     this.vals = new Float64Array(docCount);
-    const len = fields[0].index.docLengths(docCount);
+    const { docStart } = fields[0].index;
     let sum = 0;
-    for (let i = 0; i < docCount; i++) sum += len[i];
+    for (let d = 0; d < docCount; d++) sum += docStart[d + 1] - docStart[d];
     const avg = docCount > 0 && sum > 0 ? sum / docCount : 1;
     this.lengthFactor = new Float64Array(docCount);
-    for (let i = 0; i < docCount; i++) this.lengthFactor[i] = (K1 + 1) / (1 + K1 * (1 - B + (B * len[i]) / avg));
+    for (let d = 0; d < docCount; d++) {
+      this.lengthFactor[d] = (K1 + 1) / (1 + K1 * (1 - B + (B * (docStart[d + 1] - docStart[d])) / avg));
+    }
   }
 
   /**
    * `boost(ord)`, when given, returns a key that ranks a document above every plain
    * score (used for "ingredient names starting with the query"); 0 means none.
    */
-  search(words: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
-    const key = words.join(' ');
+  search(texts: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
+    const key = texts.join(' ');
     const hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key); // most recently used last
       this.cache.set(key, hit);
       return { ords: Array.from(hit.ords.subarray(skip, skip + limit)), total: hit.total, wordCounts: hit.wordCounts };
     }
-    const perWord = words.map((w, i) => this.lists(w, i === words.length - 1));
-    const wordCounts = perWord.map((l) => this.distinct(l.lists));
+    const words = texts.map((t, i) => this.word(t, i === texts.length - 1));
+    const wordCounts = words.map((w) => w.count);
     if (wordCounts.some((n) => n === 0)) return { ords: [], total: 0, wordCounts };
 
-    const order = wordCounts.map((_, i) => i).sort((a, b) => wordCounts[a] - wordCounts[b]);
-    const base = this.nextGen(words.length + 2);
-    const { stamp, cur, score } = this;
-    const n = this.docCount;
-    order.forEach((wi, j) => {
-      const { lists, weights } = perWord[wi];
-      const idf = Math.log(1 + (n - wordCounts[wi] + 0.5) / (wordCounts[wi] + 0.5));
-      const want = base + j;
-      const first = j === 0;
-      for (let l = 0; l < lists.length; l++) {
-        const list = lists[l], qw = weights[l];
-        for (let k = 0; k < list.length; k++) {
-          const d = list[k];
-          if (first ? stamp[d] < want : stamp[d] === want) {
-            stamp[d] = want + 1;
-            cur[d] = qw;
-            if (first) score[d] = 0;
-          } else if (stamp[d] === want + 1 && cur[d] < qw) cur[d] = qw;
-        }
-      }
-      for (let l = 0; l < lists.length; l++) {
-        const list = lists[l];
-        for (let k = 0; k < list.length; k++) {
-          const d = list[k];
-          if (stamp[d] === want + 1 && cur[d] !== 0) {
-            score[d] += idf * cur[d];
-            cur[d] = 0;
-          }
-        }
-      }
-    });
+    let driver = 0;
+    for (let i = 1; i < words.length; i++) if (words[i].count < words[driver].count) driver = i;
+    const m = this.match(words, this.candidates(words[driver]), boost);
 
-    // Collect the matches in ascending ord, with their final scores.
-    const done = base + words.length;
-    const m = this.collect(perWord[order[0]].lists, done);
-    const { matchBuf } = this;
-    for (let i = 0; i < m; i++) {
-      const d = matchBuf[i];
-      score[d] = boost ? boost(d) || score[d] * this.lengthFactor[d] : score[d] * this.lengthFactor[d];
-    }
     if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
-    // Expensive: rank every reachable row once and keep it for the other pages and repeats.
     const ranked = Int32Array.from(this.window(m, 0, REACHABLE));
     this.cache.set(key, { ords: ranked, total: m, wordCounts });
     if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     return { ords: Array.from(ranked.subarray(skip, skip + limit)), total: m, wordCounts };
   }
 
-  /** Writes the documents stamped `done` into matchBuf in ascending ord; returns how many. */
-  private collect(lists: Int32Array[], done: number): number {
-    const { stamp, matchBuf } = this;
-    let m = 0;
-    let postings = 0;
-    for (const l of lists) postings += l.length;
-    if (lists.length === 1 || postings > this.docCount >>> 3) {
-      if (lists.length === 1) {
-        for (const d of lists[0]) if (stamp[d] === done) matchBuf[m++] = d;
-      } else {
-        for (let d = 0; d < this.docCount; d++) if (stamp[d] === done) matchBuf[m++] = d;
-      }
-      return m;
+  private word(text: string, last: boolean): Word {
+    const fields = this.fields.map(({ index }) => {
+      const exact = index.termId(text);
+      const [lo, hi] = last ? index.prefixRange(text) : [0, 0];
+      return { exact, lo, hi };
+    });
+    let count: number;
+    if (this.fields.length === 1) count = this.fields[0].index.count(text, !last);
+    else count = this.distinct(this.fields.flatMap((f, i) => this.lists(f.index, text, fields[i], last)));
+    const n = this.docCount;
+    return { text, last, fields, count, idf: Math.log(1 + (n - count + 0.5) / (count + 0.5)) };
+  }
+
+  private lists(index: TextIndex, text: string, fw: FieldWord, last: boolean): Int32Array[] {
+    if (last) return index.rangeLists(text, fw.lo, fw.hi);
+    return fw.exact < 0 ? [] : [index.list(fw.exact)];
+  }
+
+  /** The documents matching a word, ascending, in matchBuf; returns how many. */
+  private candidates(w: Word): number {
+    const lists = this.fields.flatMap((f, i) => this.lists(f.index, w.text, w.fields[i], w.last));
+    const buf = this.matchBuf;
+    if (lists.length === 1) {
+      buf.set(lists[0]);
+      return lists[0].length;
     }
+    const g = this.nextGen();
+    const seen = this.seen;
+    let m = 0;
     for (const list of lists) {
       for (let k = 0; k < list.length; k++) {
         const d = list[k];
-        if (stamp[d] === done) {
-          stamp[d] = done + 1;
-          matchBuf[m++] = d;
+        if (seen[d] !== g) {
+          seen[d] = g;
+          buf[m++] = d;
         }
       }
     }
-    matchBuf.subarray(0, m).sort();
+    buf.subarray(0, m).sort();
     return m;
+  }
+
+  /** Keeps the candidates in matchBuf[0..n) that match every word, scoring them; returns how many remain. */
+  private match(words: Word[], n: number, boost?: (ord: number) => number): number {
+    const { matchBuf, score, lengthFactor, fields } = this;
+    let m = 0;
+    for (let c = 0; c < n; c++) {
+      const d = matchBuf[c];
+      let s = 0;
+      let ok = true;
+      for (let i = 0; i < words.length && ok; i++) {
+        const w = words[i];
+        let q = 0;
+        for (let f = 0; f < fields.length; f++) {
+          const { docStart, docTerms } = fields[f].index;
+          const fw = w.fields[f];
+          let fq = 0;
+          for (let t = docStart[d], end = docStart[d + 1]; t < end; t++) {
+            const id = docTerms[t];
+            if (id === fw.exact) {
+              fq = 1;
+              break;
+            }
+            if (id >= fw.lo && id < fw.hi) fq = PREFIX_QUALITY;
+          }
+          const wq = fq * fields[f].weight;
+          if (wq > q) q = wq;
+        }
+        if (q === 0) ok = false;
+        else s += w.idf * q;
+      }
+      if (!ok) continue;
+      matchBuf[m++] = d;
+      score[d] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
+    }
+    return m;
+  }
+
+  private distinct(lists: Int32Array[]): number {
+    if (lists.length === 1) return lists[0].length;
+    const g = this.nextGen();
+    const seen = this.seen;
+    let count = 0;
+    for (const list of lists) {
+      for (let k = 0; k < list.length; k++) {
+        if (seen[list[k]] !== g) {
+          seen[list[k]] = g;
+          count++;
+        }
+      }
+    }
+    return count;
   }
 
   /**
@@ -175,50 +205,12 @@ export class Searcher {
     return picked.slice(skip, want);
   }
 
-  private lists(word: string, prefix: boolean): Lists {
-    const lists: Int32Array[] = [];
-    const weights: number[] = [];
-    for (const f of this.fields) {
-      const exact = f.index.word(word);
-      if (exact) {
-        lists.push(exact);
-        weights.push(f.weight);
-      }
-      if (prefix) {
-        for (const ext of f.index.extensions(word)) {
-          lists.push(ext);
-          weights.push(f.weight * PREFIX_QUALITY);
-        }
-      }
-    }
-    return { lists, weights };
-  }
-
-  private distinct(lists: Int32Array[]): number {
-    if (lists.length === 1) return lists[0].length;
-    const g = this.nextGen(1);
-    const seen = this.seen;
-    let count = 0;
-    for (const list of lists) {
-      for (let k = 0; k < list.length; k++) {
-        if (seen[list[k]] !== g) {
-          seen[list[k]] = g;
-          count++;
-        }
-      }
-    }
-    return count;
-  }
-
-  private nextGen(span: number): number {
-    if (this.gen > 0x7fffff00 - span) {
-      this.stamp.fill(0);
+  private nextGen(): number {
+    if (this.gen >= 0x7ffffff0) {
       this.seen.fill(0);
       this.gen = 1;
     }
-    const g = this.gen;
-    this.gen += span;
-    return g;
+    return this.gen++;
   }
 }
 
@@ -228,7 +220,6 @@ function kthLargest(a: Float64Array, n: number, k: number): number {
   const target = k - 1; // index in descending order
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    // median of three as pivot
     const x = a[lo], y = a[mid], z = a[hi];
     const pivot = x > y ? (y > z ? y : x > z ? z : x) : (x > z ? x : y > z ? z : y);
     let i = lo, j = hi;

@@ -1,84 +1,117 @@
 // In-memory word index over one field of one document kind (loaded from the
 // catalogue's search_terms table). Guarantees: a word matches a document only as a
-// whole word, except `prefix` which matches every word starting with it; results
-// are the same as scanning every document with words() (tested against that).
-// Short prefixes (1–2 characters), which extend to thousands of words, are merged
-// into one posting list at load, so a query never walks thousands of lists.
+// whole word, and a prefix every word starting with it; results are the same as
+// scanning every document with words() (tested against that). Terms are numbered in
+// sorted order, so the words starting with a prefix are one range of term ids, and a
+// forward index (document → its term ids) checks a candidate document in a few steps.
 import { decodePostings } from './format';
 
 export class TextIndex {
-  private readonly exact = new Map<string, Int32Array>();
-  /** All terms, sorted, for prefix ranges. */
-  private readonly sorted: string[];
-  private readonly sortedLists: Int32Array[];
+  /** Terms in sorted order; a term's id is its index here. */
+  private readonly terms: string[];
+  private readonly lists: Int32Array[];
+  private readonly ids = new Map<string, number>();
+  /** Forward index: the term ids of document d are docTerms[docStart[d] .. docStart[d+1]). */
+  readonly docStart: Int32Array;
+  readonly docTerms: Int32Array;
+  /** Distinct documents per prefix, memoised (the index never changes). */
+  private readonly counts = new Map<string, number>();
+  /** For prefixes of 1–2 characters: every document having a word with that prefix, merged once at load. */
+  private readonly shortUnions = new Map<string, Int32Array>();
 
-  constructor(rows: Iterable<{ term: string; postings: Buffer }>) {
-    for (const r of rows) this.exact.set(r.term, decodePostings(r.postings));
-    this.sorted = [...this.exact.keys()].sort();
-    this.sortedLists = this.sorted.map((t) => this.exact.get(t)!);
-    this.merged = mergeShortPrefixes(this.sorted, this.sortedLists);
+  constructor(rows: Iterable<{ term: string; postings: Buffer }>, docCount: number) {
+    const all: Array<[string, Int32Array]> = [];
+    for (const r of rows) all.push([r.term, decodePostings(r.postings)]);
+    all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.terms = all.map((x) => x[0]);
+    this.lists = all.map((x) => x[1]);
+    this.terms.forEach((t, i) => this.ids.set(t, i));
+
+    this.docStart = new Int32Array(docCount + 1);
+    for (const list of this.lists) for (let k = 0; k < list.length; k++) this.docStart[list[k] + 1]++;
+    for (let d = 0; d < docCount; d++) this.docStart[d + 1] += this.docStart[d];
+    this.docTerms = new Int32Array(this.docStart[docCount]);
+    const fill = this.docStart.slice(0, docCount);
+    this.lists.forEach((list, id) => {
+      for (let k = 0; k < list.length; k++) this.docTerms[fill[list[k]]++] = id;
+    });
+    this.mergeShortPrefixes();
   }
 
-  private readonly merged: Map<string, Int32Array>;
-
-  /** Documents holding exactly this word (ascending ords), or undefined. */
-  word(term: string): Int32Array | undefined {
-    return this.exact.get(term);
+  /** Term id of a whole word, or -1. */
+  termId(word: string): number {
+    return this.ids.get(word) ?? -1;
   }
 
-  /** Posting lists of every word that starts with `prefix` but is longer than it. */
-  extensions(prefix: string): Int32Array[] {
-    if (prefix.length <= SHORT_PREFIX) {
-      const m = this.merged.get(prefix);
-      return m ? [m] : [];
-    }
-    const out: Int32Array[] = [];
-    let lo = 0;
-    let hi = this.sorted.length;
+  /** [lo, hi): the ids of every term starting with `prefix` (the word itself included). */
+  prefixRange(prefix: string): [number, number] {
+    let lo = 0, hi = this.terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid] <= prefix) lo = mid + 1;
+      if (this.terms[mid] < prefix) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.sorted.length && this.sorted[i].startsWith(prefix); i++) out.push(this.sortedLists[i]);
-    return out;
+    let end = lo;
+    while (end < this.terms.length && this.terms[end].startsWith(prefix)) end++;
+    return [lo, end];
   }
 
-  /** Number of distinct words of each document, for length normalisation. */
-  docLengths(docCount: number): Uint16Array {
-    const len = new Uint16Array(docCount);
-    for (const list of this.sortedLists) for (let i = 0; i < list.length; i++) len[list[i]]++;
-    return len;
+  /** Posting lists covering the documents of a term-id range (a single merged list for short prefixes). */
+  rangeLists(prefix: string, lo: number, hi: number): Int32Array[] {
+    const merged = this.shortUnions.get(prefix);
+    return merged ? [merged] : this.lists.slice(lo, hi);
   }
-}
 
-const SHORT_PREFIX = 2;
+  list(id: number): Int32Array {
+    return this.lists[id];
+  }
 
-/** For every prefix of 1..SHORT_PREFIX characters: the ascending, distinct union of the lists of the longer words starting with it. */
-function mergeShortPrefixes(sorted: string[], lists: Int32Array[]): Map<string, Int32Array> {
-  const parts = new Map<string, Int32Array[]>();
-  sorted.forEach((term, i) => {
-    for (let n = 1; n <= SHORT_PREFIX && n < term.length; n++) {
-      const p = term.slice(0, n);
-      const acc = parts.get(p);
-      if (acc) acc.push(lists[i]);
-      else parts.set(p, [lists[i]]);
+  /** Distinct documents having a word with this prefix (or this exact word when `exact`). */
+  count(word: string, exact: boolean): number {
+    if (exact) {
+      const id = this.termId(word);
+      return id < 0 ? 0 : this.lists[id].length;
     }
-  });
-  const out = new Map<string, Int32Array>();
-  for (const [p, ls] of parts) {
-    let total = 0;
-    for (const l of ls) total += l.length;
-    const all = new Int32Array(total);
-    let at = 0;
-    for (const l of ls) {
-      all.set(l, at);
-      at += l.length;
+    const known = this.counts.get(word);
+    if (known !== undefined) return known;
+    const [lo, hi] = this.prefixRange(word);
+    const lists = this.rangeLists(word, lo, hi);
+    let n: number;
+    if (lists.length <= 1) n = lists.length ? lists[0].length : 0;
+    else {
+      const seen = new Set<number>();
+      for (const l of lists) for (let k = 0; k < l.length; k++) seen.add(l[k]);
+      n = seen.size;
     }
-    all.sort();
-    let w = 0;
-    for (let r = 0; r < all.length; r++) if (r === 0 || all[r] !== all[r - 1]) all[w++] = all[r];
-    out.set(p, all.slice(0, w));
+    if (this.counts.size > 100_000) this.counts.clear();
+    this.counts.set(word, n);
+    return n;
   }
-  return out;
+
+  private mergeShortPrefixes(): void {
+    const byPrefix = new Map<string, [number, number]>();
+    for (let i = 0; i < this.terms.length; i++) {
+      for (let n = 1; n <= 2 && n <= this.terms[i].length; n++) {
+        const p = this.terms[i].slice(0, n);
+        const r = byPrefix.get(p);
+        if (r) r[1] = i + 1;
+        else byPrefix.set(p, [i, i + 1]);
+      }
+    }
+    for (const [p, [lo, hi]] of byPrefix) {
+      if (hi - lo < 2) continue;
+      let total = 0;
+      for (let i = lo; i < hi; i++) total += this.lists[i].length;
+      const all = new Int32Array(total);
+      let at = 0;
+      for (let i = lo; i < hi; i++) {
+        all.set(this.lists[i], at);
+        at += this.lists[i].length;
+      }
+      all.sort();
+      let w = 0;
+      for (let r = 0; r < all.length; r++) if (r === 0 || all[r] !== all[r - 1]) all[w++] = all[r];
+      this.shortUnions.set(p, all.slice(0, w));
+    }
+  }
 }

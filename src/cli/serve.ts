@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .addOption(new Option('--port <port>', 'port to listen on').env('PORT').default(8080).argParser(parsePort))
     .addOption(new Option('--access <store>', 'API keys and usage store: sqlite:PATH or redis://HOST:PORT[/DB] (default sqlite:var/access.sqlite in the project)').env('ACCESS_STORE'))
     .addOption(new Option('--plans <file>', 'JSON file of extra plans').env('PLANS_FILE'))
-    .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(parsePort))
+    .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(portParser('--metrics-port')))
     .addOption(new Option('--metrics-host <host>', 'address the metrics port listens on; keep it private').env('METRICS_HOST').default('127.0.0.1'))
     .addOption(new Option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway').env('STOP_TIMEOUT').default(10).argParser(parseSeconds))
     .action(async (opts: ServeCliOptions) => {
@@ -50,10 +50,14 @@ export async function serve(opts: ServeCliOptions): Promise<void> {
   process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
 }
 
-export function parsePort(value: string): number {
-  const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535) throw new Error(`--port must be an integer from 0 to 65535, not "${value}"`);
-  return n;
+export const parsePort = portParser('--port');
+
+function portParser(option: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535) throw new Error(`${option} must be an integer from 0 to 65535, not "${value}"`);
+    return n;
+  };
 }
 
 function parseSeconds(value: string): number {

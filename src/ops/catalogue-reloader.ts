@@ -27,7 +27,11 @@ export class CatalogueReloader {
     private readonly onReload: (outcome: ReloadOutcome, catalogue: Catalogue) => void = () => {},
   ) {
     this.seen = identity(file);
-    this.ref = { current: Catalogue.open(file) };
+    try {
+      this.ref = { current: Catalogue.open(file) };
+    } catch (err) {
+      throw new Error(`cannot serve ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** Opens the file at the path and serves it, or refuses it and keeps the current one. */
