@@ -1,8 +1,12 @@
 // The baseline: a bare node:http server answering every request with one fixed small
-// JSON body. `node dist/bench/baseline-server.js PORT` prints "listening URL" when ready.
+// JSON body. `node dist/bench/baseline-server.js PORT [BYTES]` prints "listening URL"
+// when ready; with BYTES it answers a JSON body of that size instead (the ceiling for
+// endpoints whose answers are that large).
 import { createServer } from 'node:http';
 
-const BODY = Buffer.from('{"status":"ok","products":200000,"ingredients":20000}');
+const SMALL = '{"status":"ok","products":200000,"ingredients":20000}';
+const bytes = Number(process.argv[3] ?? 0);
+const BODY = Buffer.from(bytes > SMALL.length ? `{"pad":"${'x'.repeat(bytes - 10)}"}` : SMALL);
 
 const server = createServer((req, res) => {
   req.resume();

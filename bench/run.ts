@@ -17,11 +17,12 @@ import { checkTargets, machine, markdown, targetsText, textTable, type Results, 
 import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 
-type ServerKind = 'baseline' | 'sqlite' | 'open' | 'redis' | 'cluster';
+type ServerKind = 'baseline' | 'baseline-large' | 'sqlite' | 'open' | 'redis' | 'cluster';
 interface Scenario { id: string; name: string; server: ServerKind; requests: (w: Workload) => BenchRequest[]; items?: number }
 
 const SCENARIOS: Scenario[] = [
   { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
+  { id: 'baseline-10k', name: 'bare node:http, 10 KB body', server: 'baseline-large', requests: (w) => w.productById },
   { id: 'health', name: 'health', server: 'sqlite', requests: (w) => w.health },
   { id: 'product-by-id', name: 'product by id', server: 'sqlite', requests: (w) => w.productById },
   { id: 'barcode', name: 'barcode', server: 'sqlite', requests: (w) => w.barcode },
@@ -38,6 +39,8 @@ const SCENARIOS: Scenario[] = [
 
 const PLAN = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true };
 const REDIS_PREFIX = 'catalogue-bench:';
+/** About the size of a synthetic product payload (10,034 bytes on average at 200k). */
+const PRODUCT_BYTES = 10_000;
 
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2), process.env, cpus().length);
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   let baseline = NaN;
   let profileSkipMs = 0;
   const profileDir = join(work, 'profile');
-  for (const kind of ['baseline', 'sqlite', 'open', 'redis', 'cluster'] as const) {
+  for (const kind of ['baseline', 'baseline-large', 'sqlite', 'open', 'redis', 'cluster'] as const) {
     const group = selected.filter((s) => s.server === kind);
     if (group.length === 0) continue;
     const profiled = o.profile !== undefined && group.some((s) => s.id === o.profile);
@@ -134,6 +137,7 @@ function start(kind: ServerKind, c: StartContext): Promise<Server> {
   const serve = { catalogue: c.file, plans: c.plans, cpuProfileDir: c.profileDir };
   switch (kind) {
     case 'baseline': return startBaseline(c.dist);
+    case 'baseline-large': return startBaseline(c.dist, PRODUCT_BYTES);
     case 'open': return startOpen(c.dist, c.file);
     case 'sqlite': return startService(c.root, c.dist, { ...serve, access: c.sqlite });
     case 'redis': return startService(c.root, c.dist, { ...serve, access: c.redis });

@@ -12,9 +12,11 @@ export interface ServeArgs { catalogue: string; access: string; plans: string; w
 
 const env = { ...process.env, LOG_LEVEL: 'warn' };
 
-export async function startBaseline(dist: string): Promise<Server> {
+/** `bodyBytes`: answer a body of that size instead of the small fixed one. */
+export async function startBaseline(dist: string, bodyBytes?: number): Promise<Server> {
   const port = await freePort();
-  return ready(await startUntil([join(dist, 'bench', 'baseline-server.js'), String(port)], /^listening /, env), port);
+  const args = [join(dist, 'bench', 'baseline-server.js'), String(port), ...(bodyBytes ? [String(bodyBytes)] : [])];
+  return ready(await startUntil(args, /^listening /, env), port);
 }
 
 export async function startOpen(dist: string, catalogue: string): Promise<Server> {

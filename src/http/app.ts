@@ -28,14 +28,17 @@ declare module 'fastify' {
   interface FastifyInstance { catalogue(): Catalogue }
 }
 
-/** One structured line per finished request: id, route, status, latency and key id (never the secret). */
+/**
+ * One structured line per finished request: id, route, status, latency and key id
+ * (never the secret). Requests log through the root logger with their id in the line,
+ * rather than a child logger per request: with redaction on, a pino child per request
+ * cost a third of product-by-id throughput.
+ */
 class RequestLog extends LogController {
-  constructor() {
-    super({ requestIdLogLabel: 'reqId' });
-  }
   incomingRequest(): void {}
   requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
-    req.log.info({ method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, key: req.grant?.keyId ?? null }, 'request');
+    if (!(req.log as Logger).isLevelEnabled('info')) return;
+    req.log.info({ reqId: req.id, method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, key: req.grant?.keyId ?? null }, 'request');
   }
 }
 
@@ -53,6 +56,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger,
     logController: new RequestLog(),
+    childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: 1000 },
     bodyLimit: 64 * 1024,
     requestTimeout: 30_000,

@@ -29,7 +29,7 @@ export function toApiError(err: FastifyError | Error): ApiError {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiErr = toApiError(err);
-    if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable') req.log.error({ err }, 'request failed');
+    if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable') req.log.error({ reqId: req.id, err }, 'request failed');
     reply.removeHeader('x-trial-requests-remaining');
     reply.removeHeader('x-item-count');
     reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
