@@ -139,9 +139,9 @@ function start(kind: ServerKind, c: StartContext): Promise<Server> {
     case 'baseline': return startBaseline(c.dist);
     case 'baseline-large': return startBaseline(c.dist, PRODUCT_BYTES);
     case 'open': return startOpen(c.dist, c.file);
-    case 'sqlite': return startService(c.root, c.dist, { ...serve, access: c.sqlite });
-    case 'redis': return startService(c.root, c.dist, { ...serve, access: c.redis });
-    case 'cluster': return startService(c.root, c.dist, { ...serve, access: c.sqlite, workers: c.o.workers });
+    case 'sqlite': return startService(c.root, { ...serve, access: c.sqlite });
+    case 'redis': return startService(c.root, { ...serve, access: c.redis });
+    case 'cluster': return startService(c.root, { ...serve, access: c.sqlite, workers: c.o.workers });
   }
 }
 

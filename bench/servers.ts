@@ -1,7 +1,6 @@
 // The servers under test, each in its own process: the baseline, the real service
 // (`catalogue serve`, optionally on several workers), and the service with metering
 // off. Guarantees: each resolves once it accepts connections, on a port chosen here.
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startUntil, type Started } from './proc';
@@ -24,24 +23,14 @@ export async function startOpen(dist: string, catalogue: string): Promise<Server
   return ready(await startUntil([join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env), port);
 }
 
-/** `catalogue serve`; with workers > 1, through `serve --workers` when the command has it. */
-export async function startService(root: string, dist: string, a: ServeArgs): Promise<Server> {
+/** `catalogue serve` (with `--workers` when more than one). */
+export async function startService(root: string, a: ServeArgs): Promise<Server> {
   const port = await freePort();
   const prof = a.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', a.cpuProfileDir];
   const cli = join(root, 'bin', 'catalogue.js');
   const serve = ['serve', '--catalogue', a.catalogue, '--port', String(port), '--access', a.access, '--plans', a.plans];
-  const workers = a.workers ?? 1;
-  let args = [...prof, cli, ...serve];
-  if (workers > 1) {
-    args = serveHasWorkers(cli)
-      ? [...args, '--workers', String(workers)]
-      : [...prof, join(dist, 'bench', 'cluster-serve.js'), String(workers), a.catalogue, String(port), a.access, a.plans];
-  }
+  const args = [...prof, cli, ...serve, ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : [])];
   return ready(await startUntil(args, /^catalogue: serving/, env), port);
-}
-
-function serveHasWorkers(cli: string): boolean {
-  return execFileSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' }).includes('--workers');
 }
 
 function ready(s: Started, port: number): Server {

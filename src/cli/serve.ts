@@ -4,10 +4,11 @@
 // exit 0, or exit 1 once --stop-timeout has passed (a second signal stops at once).
 import { Option, type Command } from 'commander';
 import { startServer } from '../server';
+import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 
 interface ServeCliOptions {
   catalogue: string; host: string; port: number; access?: string; plans?: string;
-  metricsPort?: number; metricsHost: string; stopTimeout: number;
+  metricsPort?: number; metricsHost: string; stopTimeout: number; workers?: number;
 }
 
 export function register(program: Command): void {
@@ -21,15 +22,22 @@ export function register(program: Command): void {
     .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(portParser('--metrics-port')))
     .addOption(new Option('--metrics-host <host>', 'address the metrics port listens on; keep it private').env('METRICS_HOST').default('127.0.0.1'))
     .addOption(new Option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway').env('STOP_TIMEOUT').default(10).argParser(parseSeconds))
+    .addOption(new Option('--workers <n>', 'server processes sharing the port, one per core is typical').env('WORKERS').default(1).argParser(parseWorkers))
     .action(async (opts: ServeCliOptions) => {
-      await serve(opts);
+      const workers = opts.workers ?? 1;
+      if (workers > 1 && opts.metricsPort !== undefined) throw new Error('--metrics-port serves one process; run one instance per core instead of --workers to scrape each');
+      if (servesItself(workers)) await serve(opts);
+      else await runPrimary(workers);
     });
 }
 
 export async function serve(opts: ServeCliOptions): Promise<void> {
   const server = await startServer(opts);
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
+  let stopping = false;
   const stop = (signal: string) => {
+    if (stopping) process.exit(1); // a second signal stops at once
+    stopping = true;
     server.app.log.info({ signal }, 'stopping: no new connections; waiting for in-flight requests');
     setTimeout(() => {
       process.stderr.write(`catalogue: requests still running ${opts.stopTimeout} s after ${signal}; stopped anyway\n`);
@@ -43,11 +51,10 @@ export async function serve(opts: ServeCliOptions): Promise<void> {
       process.exit(1);
     });
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  onStopSignal(stop);
   const c = server.catalogue.current;
   const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
-  process.stdout.write(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
+  announce(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
 }
 
 export const parsePort = portParser('--port');
@@ -58,6 +65,12 @@ function portParser(option: string): (value: string) => number {
     if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535) throw new Error(`${option} must be an integer from 0 to 65535, not "${value}"`);
     return n;
   };
+}
+
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > 64) throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
+  return n;
 }
 
 function parseSeconds(value: string): number {

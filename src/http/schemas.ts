@@ -99,8 +99,15 @@ export const Health = Type.Object({
   built_at: Type.String({ description: 'YYYY-MM-DD (UTC), or "unknown".' }),
 }, { additionalProperties: false });
 
+/**
+ * "Holds a letter or digit", as a Unicode regular expression. Kept out of `pattern`,
+ * which browsers' OpenAPI tools evaluate without Unicode support (they would refuse
+ * every value); the server's validator applies it.
+ */
+export const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
+
 export const Page = Type.Integer({ minimum: 1, maximum: 51, default: 1, description: 'Page number, 20 results a page.' });
-export const Q = Type.String({ minLength: 1, maxLength: 200, pattern: '[\\p{L}\\p{N}]', 'x-message': 'contains no searchable characters', description: 'Words to search for; every word must match, the last as a prefix. Only the first 10 words are used.' });
+export const Q = Type.String({ minLength: 1, maxLength: 200, 'x-unicode-pattern': LETTER_OR_DIGIT, 'x-message': 'contains no searchable characters', description: 'Words to search for; every word must match, the last as a prefix. Only the first 10 words are used.' });
 
 /** Error responses by status, for the OpenAPI document. */
 export function errors(...statuses: number[]): Record<number, TSchema> {

@@ -9,7 +9,7 @@ import { ApiError } from '../shared/errors';
 interface Schema {
   type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema;
   minLength?: number; maxLength?: number; minimum?: number; maximum?: number; minItems?: number; maxItems?: number;
-  pattern?: string; enum?: string[]; default?: unknown; 'x-message'?: string;
+  pattern?: string; enum?: string[]; default?: unknown; 'x-message'?: string; 'x-unicode-pattern'?: string;
 }
 
 type Check = (value: unknown) => unknown;
@@ -92,7 +92,8 @@ function valueCheck(name: string, s: Schema, text: boolean): (v: unknown, label?
       };
     }
     default: {
-      const re = s.pattern ? new RegExp(s.pattern, 'u') : null;
+      const source = s.pattern ?? s['x-unicode-pattern'];
+      const re = source ? new RegExp(source, 'u') : null;
       const oneOf = s.enum ? `${name} must be ${s.enum.length === 2 ? `${s.enum[0]} or ${s.enum[1]}` : `one of ${s.enum.join(', ')}`}` : '';
       return (v, label = name) => {
         if (typeof v !== 'string') throw bad(`${label} ${s['x-message'] ?? 'must be a string'}`);
@@ -100,7 +101,7 @@ function valueCheck(name: string, s: Schema, text: boolean): (v: unknown, label?
         const len = s.minLength !== undefined || s.maxLength !== undefined ? codePoints(v) : 0;
         if (s.minLength !== undefined && len < s.minLength) throw bad(s.minLength === 1 ? `${label} must not be empty` : `${label} must be at least ${s.minLength} characters long`);
         if (s.maxLength !== undefined && len > s.maxLength) throw bad(`${label} must be at most ${s.maxLength} characters long`);
-        if (re && !re.test(v)) throw bad(`${label} ${s['x-message'] ?? `must match ${s.pattern}`}`);
+        if (re && !re.test(v)) throw bad(`${label} ${s['x-message'] ?? `must match ${source}`}`);
         return v;
       };
     }

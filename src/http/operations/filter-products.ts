@@ -1,7 +1,7 @@
 // GET /v1/products — filters combined with AND, results in catalogue order.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ListOf, Page, ProductSummary, Uuid, errors } from '../schemas';
+import { LETTER_OR_DIGIT, ListOf, Page, ProductSummary, Uuid, errors } from '../schemas';
 import { JSON_TYPE } from '../json';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../catalogue/format';
 import { FREE_PARAM } from '../../catalogue/filter-index';
@@ -12,7 +12,7 @@ const uuid = UUID_PATTERN.slice(1, -1);
 
 const Query = Type.Object({
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive stored category.' })),
-  brand: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '[\\p{L}\\p{N}]', 'x-message': 'contains no letters or digits', description: 'Case, accents, punctuation and spaces are ignored.' })),
+  brand: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-unicode-pattern': LETTER_OR_DIGIT, 'x-message': 'contains no letters or digits', description: 'Case, accents, punctuation and spaces are ignored.' })),
   origin: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive country of origin.' })),
   fragrance_free: Type.Optional(TrueFalse('fragrance')),
   alcohol_free: Type.Optional(TrueFalse('drying alcohol')),
