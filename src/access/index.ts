@@ -1,8 +1,8 @@
 // Opening the access layer from a store spec: `sqlite:PATH` or `redis://HOST:PORT[/DB]`
 // (ACCESS_STORE); the default is sqlite:<package root>/var/access.sqlite. Guarantees:
 // opening never needs the store to be up (an outage shows as 503s, then recovers).
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { packageRoot } from '../shared/package-root';
 import { AccessAdmin } from './admin';
 import type { Backend } from './backend';
 import { MeteredAccess } from './control';
@@ -34,13 +34,7 @@ const SERVE_TIMEOUT_MS = 250;
 const ADMIN_TIMEOUT_MS = 5000;
 
 export function defaultStoreSpec(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('cannot find the package root (no package.json above the access module)');
-    dir = up;
-  }
-  return `sqlite:${join(dir, 'var', 'access.sqlite')}`;
+  return `sqlite:${join(packageRoot(), 'var', 'access.sqlite')}`;
 }
 
 async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin', timeoutMs: number): Promise<Backend> {
