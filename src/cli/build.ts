@@ -12,7 +12,7 @@ interface BuildFlags { source: string; out: string; builtAt?: string }
 export function register(program: Command): void {
   program
     .command('build')
-    .description('Build a catalogue database file from a catalogue source directory')
+    .description('build a catalogue database file from a catalogue source directory')
     .addOption(new Option('--source <dir>', 'catalogue source directory').env('CATALOGUE_SOURCE').makeOptionMandatory())
     .addOption(new Option('--out <file>', 'catalogue database file to write').env('CATALOGUE_DB').makeOptionMandatory())
     .addOption(new Option('--built-at <date>', 'date reported as built_at (YYYY-MM-DD; default today, UTC)').env('BUILT_AT'))
