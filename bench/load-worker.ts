@@ -15,6 +15,8 @@ export interface LoadConfig {
   warmup: number;
   headers: Record<string, string>;
   requests: BenchRequest[];
+  /** The server's process id: its CPU time (and its children's) over the measured window is reported. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -27,6 +29,8 @@ export interface LoadResult {
   statuses: Record<string, number>;
   errors: number;
   timeouts: number;
+  /** CPU milliseconds the server process (and its workers) used in the measured window; null when unknown. */
+  serverCpuMs: number | null;
 }
 
 async function load(cfg: LoadConfig, seconds: number, latencies: number[] | undefined): Promise<LoadResult> {
@@ -52,14 +56,17 @@ async function load(cfg: LoadConfig, seconds: number, latencies: number[] | unde
   const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
   return {
     requests: total, seconds: elapsed, rps: total / elapsed, p50: at(0.5), p99: at(0.99), statuses,
-    errors: results.reduce((a, r) => a + r.errors, 0), timeouts: results.reduce((a, r) => a + r.timeouts, 0),
+    errors: results.reduce((a, r) => a + r.errors, 0), timeouts: results.reduce((a, r) => a + r.timeouts, 0), serverCpuMs: null,
   };
 }
 
 async function main(): Promise<void> {
   const cfg = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadConfig;
   if (cfg.warmup > 0) await load(cfg, cfg.warmup, undefined);
+  const before = cpuMs(cfg.serverPid);
   const result = await load(cfg, cfg.duration, []);
+  const after = cpuMs(cfg.serverPid);
+  result.serverCpuMs = before === null || after === null ? null : after - before;
   process.stdout.write(JSON.stringify(result) + '\n');
 }
 
@@ -67,3 +74,16 @@ main().catch((err) => {
   process.stderr.write(`load-worker: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
+
+/** user + system CPU ms of a process and its descendants, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    let ms = (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ms += cpuMs(Number(child)) ?? 0;
+    return ms;
+  } catch {
+    return null;
+  }
+}

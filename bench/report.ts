@@ -76,11 +76,12 @@ export function checkTargets(r: Results): TargetCheck[] {
 
 function rows(r: Results): string[][] {
   return r.scenarios.map((x) => [
-    x.name, fmt(x.rps), x.items > 1 ? fmt(x.rps * x.items) : '', fmt(x.p50, 2), fmt(x.p99, 2), `${fmt(x.ratio, 2)}`, problems(x),
+    x.name, fmt(x.rps), x.items > 1 ? fmt(x.rps * x.items) : '', fmt(x.p50, 2), fmt(x.p99, 2), `${fmt(x.ratio, 2)}`,
+    x.serverCpuMs === null ? '' : fmt((x.serverCpuMs * 1000) / x.requests), problems(x),
   ]);
 }
 
-const HEAD = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '× baseline', 'problems'];
+const HEAD = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '× baseline', 'server CPU µs/req', 'problems'];
 
 function problems(x: ScenarioResult): string {
   const bad = Object.entries(x.statuses).filter(([code]) => !code.startsWith('2')).map(([code, n]) => `${n}×${code}`);
@@ -92,7 +93,7 @@ function problems(x: ScenarioResult): string {
 export function textTable(r: Results): string {
   const all = [HEAD, ...rows(r)];
   const w = HEAD.map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((c, i) => (i === 0 || i === 6 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd();
+  const line = (row: string[]) => row.map((c, i) => (i === 0 || i === 7 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ').trimEnd();
   return [line(HEAD), ...rows(r).map(line)].join('\n') + '\n';
 }
 
@@ -115,7 +116,7 @@ export function markdown(r: Results): string {
     'Metering is on (SQLite store, a plan without a per-second rate from a plans file) except where the scenario says otherwise.',
     'How the benchmark works and what it measures: docs/performance.md.',
     '',
-    md(HEAD), md(HEAD.map((_, i) => (i === 0 || i === 6 ? '---' : '---:'))), ...rows(r).map(md),
+    md(HEAD), md(HEAD.map((_, i) => (i === 0 || i === 7 ? '---' : '---:'))), ...rows(r).map(md),
     '',
     `Catalogue: ${fmt(r.catalogue.products)} products, ${fmt(r.catalogue.ingredients)} ingredients, file ${mb(r.catalogue.fileBytes)}.`,
     `Build: ${fmt(b.seconds, 1)} s, peak RSS ${fmt(b.peakRssBytes / 2 ** 20)} MiB (measured ${b.measuredAt.slice(0, 10)}).`,

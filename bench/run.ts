@@ -92,7 +92,7 @@ async function main(): Promise<void> {
         const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')! };
         if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
         if (s.id === o.profile) profileSkipMs = Date.now() - server.spawnedAt + o.warmup * 1000;
-        const r = await runLoad(dist, work, s.id, { url: server.url, connections: o.connections, duration: o.duration, warmup: o.warmup, headers, requests });
+        const r = await runLoad(dist, work, s.id, { url: server.url, connections: o.connections, duration: o.duration, warmup: o.warmup, headers, requests, serverPid: server.pid });
         if (s.id === 'baseline') baseline = r.rps;
         results.push({ ...r, name: s.name, items: s.items ?? 1, ratio: r.rps / baseline });
       }
