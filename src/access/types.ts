@@ -2,7 +2,6 @@
 // and charging what they use. Guarantees (for every implementation): admission is
 // exact — checking a limit and counting against it are one atomic step in the store;
 // a store that cannot answer in time yields ApiError('unavailable'), never a pass.
-import type { ApiError } from '../shared/errors';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -50,4 +49,3 @@ export interface AccessControl {
   close(): Promise<void>;
 }
 
-export type { ApiError };

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, assembleProduct, decodePostings, type IngredientCategory } from './format';
 import { TextIndex } from './text-index';
 import { Searcher } from './search';
-import { FilterIndex, FREE_PARAM, type ProductFilter, type ProductRowMeta } from './filter-index';
+import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 
 export const PAGE_SIZE = 20;
@@ -176,4 +176,3 @@ function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQu
   return `Each filter matches products on its own, but no product matches them all together. Remove or change one of them, for example the ${narrowest.filter} filter (${narrowest.count} products on its own).`;
 }
 
-export { FREE_PARAM };

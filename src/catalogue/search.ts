@@ -22,7 +22,7 @@ const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
 /** By default, queries matching at least this many documents have all their reachable rows ranked once and cached. */
-export const CACHE_MIN_MATCHES = 1000;
+const CACHE_MIN_MATCHES = 1000;
 const CACHE_ENTRIES = 4096;
 const REACHABLE = 1020;
 
