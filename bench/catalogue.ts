@@ -1,10 +1,13 @@
 // The benchmark catalogue: a synthetic source made by the generator (src/synth) and built
 // by `catalogue build`, cached under var/bench/ keyed by the generator's parameters.
 // Guarantees: the build is timed and its peak RSS measured as a separate process; a
-// cached catalogue is reused with the figures recorded when it was built.
+// cached catalogue of the current schema version is reused with the figures recorded
+// when it was built.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS, generateCatalogue } from '../src/synth/generate';
+import { SCHEMA_VERSION } from '../src/catalogue/format';
+import { Catalogue } from '../src/catalogue/read-model';
 import { runMeasured } from './proc';
 
 export interface BuildFigures {
@@ -24,7 +27,7 @@ export async function ensureCatalogue(root: string, p: { products: number; ingre
   const source = join(dir, 'source');
   const file = join(dir, 'catalogue.db');
   const figures = join(dir, 'build.json');
-  if (!p.rebuild && existsSync(file) && existsSync(figures)) {
+  if (!p.rebuild && existsSync(file) && existsSync(figures) && Catalogue.versionOf(file) === SCHEMA_VERSION) {
     return { file, dir, build: { ...(JSON.parse(readFileSync(figures, 'utf8')) as BuildFigures), reused: true } };
   }
   if (!existsSync(join(source, 'products.jsonl'))) {

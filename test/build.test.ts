@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildCatalogue } from '../src/build';
 import {
-  assembleProduct, decodePostings, FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT,
+  ProductAssembler, decodePostings, FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT,
 } from '../src/catalogue/format';
 import { entry, ingredient, product, uuid, writeSource } from './support/source';
 
@@ -61,8 +61,8 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
   const out = path.join(dir, 'c.db');
   await buildCatalogue({ sourceDir: dir, outFile: out });
   const db = open(out);
-  const rows = db.prepare('SELECT ord, id, brand_key, category, origin, flags, summary, head, entries FROM products ORDER BY ord').all() as
-    { ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null; flags: number; summary: string; head: string; entries: string }[];
+  const rows = db.prepare('SELECT ord, id, brand_key, category, origin, flags, summary, payload FROM products ORDER BY ord').all() as
+    { ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null; flags: number; summary: string; payload: Buffer }[];
   assert.deepEqual(rows.map((r) => [r.ord, r.id, r.brand_key, r.category, r.origin, r.flags]), [
     [0, uuid(0, 'b'), 'caudalie', 'skincare', 'France', 1 | 16],
     [1, uuid(1, 'b'), null, null, null, 0],
@@ -72,7 +72,8 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
     id: uuid(0, 'b'), brand: 'Caudalíe', name: 'Vinoperfect Radiance Serum', category: 'skincare', image_url: 'https://img.example.org/0.jpg',
   });
   const recs = records(db);
-  const full = JSON.parse(assembleProduct(rows[0].head, rows[0].entries, recs));
+  const assembler = new ProductAssembler(recs.map((r) => Buffer.from(r).subarray(1)));
+  const full = JSON.parse(assembler.one(rows[0].payload).toString());
   assert.deepEqual(full, {
     id: uuid(0, 'b'), brand: 'Caudalíe', name: 'Vinoperfect Radiance Serum', image_url: 'https://img.example.org/0.jpg',
     category: 'skincare', origin: 'France', contains_fragrance: true, contains_drying_alcohol: false,
@@ -83,6 +84,10 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
       { position: 2, label_name: 'Ingredient 2', concentration: null, ...JSON.parse(recs[2]) },
     ],
   });
+  const others = rows.slice(1).map((r) => JSON.parse(assembler.one(r.payload).toString()));
+  assert.deepEqual(others.map((p) => p.ingredients.length), PRODUCTS.slice(1).map((p) => p.ingredients.length));
+  assert.deepEqual(JSON.parse(assembler.array([rows[1].payload, null, rows[0].payload]).toString()), [others[0], null, full]);
+  assert.equal(assembler.array([]).toString(), '[]');
   assert.equal(JSON.parse(recs[1]).id, uuid(1), 'ingredient ids are stored lower-case');
   assert.deepEqual(JSON.parse(recs[1]), {
     id: uuid(1), name: 'Parfum', rating: 'sensitizers', irritancy: '1-3', comedogenicity: null, functions: [],

@@ -31,8 +31,8 @@ export class CatalogueWriter {
         ingredient: this.db.prepare(
           'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)'),
         product: this.db.prepare(
-          'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, head, entries) ' +
-          'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @head, @entries)'),
+          'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, payload) ' +
+          'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @payload)'),
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
         postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
         term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),

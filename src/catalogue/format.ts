@@ -6,7 +6,7 @@
 import { words, brandKey, phraseKey } from '../shared/text';
 
 export const FORMAT = 'cosmetics-catalogue';
-export const SCHEMA_VERSION = '1';
+export const SCHEMA_VERSION = '2';
 
 export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
 export type IngredientCategory = (typeof INGREDIENT_CATEGORIES)[number];
@@ -25,8 +25,10 @@ export const TERMS_INGREDIENT_OTHER = 2;
 
 /**
  * `ord` is the 0-based line order in the source file: catalogue order for products.
- * products.entries: one line per label entry, "<ingredient ord>\t<entry head>", joined by "\n"
- * (JSON text never holds a raw tab or newline, so the split is unambiguous).
+ * products.payload: the product's UTF-8 JSON (2.3) in pieces — u32 LE length, then its head
+ * (the JSON up to and including `"ingredients":[`); then per label entry u32 LE ingredient
+ * ord, u32 LE length and the entry's JSON without its closing brace (after a ',' from the
+ * second entry on). The ingredient's record minus its '{' completes each entry; ']}' ends it.
  */
 export const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -46,8 +48,7 @@ CREATE TABLE products (
   origin TEXT,
   flags INTEGER NOT NULL,
   summary TEXT NOT NULL,
-  head TEXT NOT NULL,
-  entries TEXT NOT NULL
+  payload BLOB NOT NULL
 );
 CREATE TABLE barcodes (gtin TEXT PRIMARY KEY, product_ord INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE ingredient_products (ingredient_ord INTEGER PRIMARY KEY, postings BLOB NOT NULL);
@@ -68,7 +69,7 @@ export interface ProductSource {
 export interface IngredientRow { ord: number; id: string; name: string; name_key: string; record: string; search_item: string }
 export interface ProductRow {
   ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null;
-  flags: number; summary: string; head: string; entries: string;
+  flags: number; summary: string; payload: Buffer;
 }
 
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
@@ -94,14 +95,14 @@ export function renderProduct(
 ): ProductRow {
   const id = p.id.toLowerCase();
   let flags = 0;
-  const lines: string[] = [];
+  const entries: Array<[number, string]> = [];
   p.ingredients.forEach((e, position) => {
     const iord = ingredientOrd(e.id.toLowerCase());
     const cat = ingredientCategory(iord);
     if (cat) flags |= FLAG_BIT[cat];
     // Same text as JSON.stringify({ position, label_name, concentration }) minus its '}', built directly (hot path).
-    lines.push(iord + '\t{"position":' + position + ',"label_name":' + JSON.stringify(e.label_name) +
-      ',"concentration":' + JSON.stringify(e.concentration) + ',');
+    entries.push([iord, (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
+      JSON.stringify(e.label_name) + ',"concentration":' + JSON.stringify(e.concentration) + ',']);
   });
   const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
   const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
@@ -112,26 +113,81 @@ export function renderProduct(
   });
   return {
     ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,
-    flags, summary, head: full.slice(0, -2), entries: lines.join('\n'),
+    flags, summary, payload: encodePayload(full.slice(0, -2), entries),
   };
 }
 
-/** Full product payload (2.3) from a row's head and entries and the ingredient records by ord. */
-export function assembleProduct(head: string, entries: string, records: readonly string[]): string {
-  if (entries === '') return head + ']}';
-  let out = head;
-  let start = 0;
-  let first = true;
-  while (start < entries.length) {
-    let end = entries.indexOf('\n', start);
-    if (end < 0) end = entries.length;
-    const tab = entries.indexOf('\t', start);
-    const ord = +entries.slice(start, tab);
-    out += (first ? '' : ',') + entries.slice(tab + 1, end) + records[ord].slice(1);
-    first = false;
-    start = end + 1;
+function encodePayload(head: string, entries: Array<[number, string]>): Buffer {
+  const headLen = Buffer.byteLength(head);
+  let size = 4 + headLen;
+  for (const [, text] of entries) size += 8 + Buffer.byteLength(text);
+  const buf = Buffer.allocUnsafe(size);
+  let at = buf.writeUInt32LE(headLen, 0);
+  at += buf.write(head, at);
+  for (const [ord, text] of entries) {
+    at = buf.writeUInt32LE(ord, at);
+    const len = buf.write(text, at + 4);
+    at = buf.writeUInt32LE(len, at) + len;
   }
-  return out + ']}';
+  return buf;
+}
+
+/**
+ * Assembles product payloads (2.3) from products.payload blobs and `tails`, each ingredient's
+ * record bytes minus its '{'. Sizes are summed first, so the answer is one exact allocation
+ * and every piece is copied once; no string is made.
+ */
+export class ProductAssembler {
+  constructor(private readonly tails: readonly Buffer[]) {}
+
+  /** One product's JSON. */
+  one(payload: Buffer): Buffer {
+    const out = Buffer.allocUnsafe(this.size(payload));
+    this.write(payload, out, 0);
+    return out;
+  }
+
+  /** A JSON array of the products' JSON, `null` where a payload is null. */
+  array(payloads: ReadonlyArray<Buffer | null>): Buffer {
+    let size = 1 + payloads.length;
+    for (const p of payloads) size += p === null ? 4 : this.size(p);
+    const out = Buffer.allocUnsafe(payloads.length === 0 ? 2 : size);
+    let at = 0;
+    out[at++] = 0x5b; // [
+    payloads.forEach((p, i) => {
+      if (i > 0) out[at++] = 0x2c; // ,
+      at = p === null ? at + out.write('null', at, 'latin1') : this.write(p, out, at);
+    });
+    out[at++] = 0x5d; // ]
+    return out;
+  }
+
+  private size(payload: Buffer): number {
+    const headEnd = 4 + payload.readUInt32LE(0);
+    let size = headEnd - 4 + 2;
+    for (let p = headEnd; p < payload.length;) {
+      const len = payload.readUInt32LE(p + 4);
+      size += len + this.tails[payload.readUInt32LE(p)].length;
+      p += 8 + len;
+    }
+    return size;
+  }
+
+  private write(payload: Buffer, out: Buffer, at: number): number {
+    const headEnd = 4 + payload.readUInt32LE(0);
+    at += payload.copy(out, at, 4, headEnd);
+    for (let p = headEnd; p < payload.length;) {
+      const tail = this.tails[payload.readUInt32LE(p)];
+      const end = p + 8 + payload.readUInt32LE(p + 4);
+      at += payload.copy(out, at, p + 8, end);
+      out.set(tail, at);
+      at += tail.length;
+      p = end;
+    }
+    out[at++] = 0x5d; // ]
+    out[at++] = 0x7d; // }
+    return at;
+  }
 }
 
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */

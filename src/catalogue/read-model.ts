@@ -4,7 +4,7 @@
 // at open, so request work is lookups and bitset/posting-list passes only; a file
 // that is not a catalogue of this schema version is refused at open.
 import Database from 'better-sqlite3';
-import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, assembleProduct, decodePostings, type IngredientCategory } from './format';
+import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, ProductAssembler, decodePostings, type IngredientCategory } from './format';
 import { TextIndex } from './text-index';
 import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
@@ -23,10 +23,11 @@ export class Catalogue {
   readonly builtAt: string;
   readonly healthJson: string;
   private readonly db: Database.Database;
-  private readonly byId: Database.Statement<[string], [string, string]>;
-  private readonly byGtin: Database.Statement<[string], [string, string]>;
+  private readonly byId: Database.Statement<[string], Buffer>;
+  private readonly byGtin: Database.Statement<[string], Buffer>;
+  private readonly assembler: ProductAssembler;
   private readonly summaries: string[];
-  private readonly records: string[];
+  private readonly records: Buffer[];
   private readonly searchItems: string[];
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
@@ -39,10 +40,28 @@ export class Catalogue {
   static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
+      // Take the shared lock once and keep it, rather than lock and re-check the file
+      // around every read (5 µs of a 9 µs product read). Builds never write a served
+      // file: they rename a new one over it.
+      db.pragma('locking_mode = EXCLUSIVE');
       return new Catalogue(db, opts.cacheMinMatches);
     } catch (err) {
       db.close();
       throw err;
+    }
+  }
+
+  /** The schema version a catalogue file declares, or undefined when it is not a readable catalogue. */
+  static versionOf(file: string): string | undefined {
+    try {
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        return db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as string | undefined;
+      } finally {
+        db.close();
+      }
+    } catch {
+      return undefined;
     }
   }
 
@@ -68,10 +87,11 @@ export class Catalogue {
       this.ingredientOrd.set(id, ord);
       this.ingredientNames[ord] = name;
       this.ingredientKeys[ord] = key;
-      this.records[ord] = record;
+      this.records[ord] = Buffer.from(record);
       this.searchItems[ord] = item;
     }
     this.ingredients = this.records.length;
+    this.assembler = new ProductAssembler(this.records.map((r) => r.subarray(1)));
 
     const postings: Int32Array[] = [];
     for (const [ord, blob] of db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<[number, Buffer]>) {
@@ -92,32 +112,30 @@ export class Catalogue {
     this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT, this.products), weight: 1 }], this.products, cacheMinMatches);
     this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 }], this.ingredients, cacheMinMatches);
 
-    this.byId = db.prepare('SELECT head, entries FROM products WHERE id = ?').raw() as Database.Statement<[string], [string, string]>;
-    this.byGtin = db.prepare('SELECT p.head, p.entries FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').raw() as Database.Statement<[string], [string, string]>;
+    this.byId = db.prepare('SELECT payload FROM products WHERE id = ?').pluck() as Database.Statement<[string], Buffer>;
+    this.byGtin = db.prepare('SELECT p.payload FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').pluck() as Database.Statement<[string], Buffer>;
     this.healthJson = JSON.stringify({ status: 'ok', products: this.products, ingredients: this.ingredients, built_at: this.builtAt });
   }
 
   /** Full product payload (2.3) by lower-case uuid, or null. */
-  product(id: string): string | null {
-    const row = this.byId.get(id);
-    return row ? assembleProduct(row[0], row[1], this.records) : null;
+  product(id: string): Buffer | null {
+    const payload = this.byId.get(id);
+    return payload ? this.assembler.one(payload) : null;
   }
 
   /** Full product payload by any zero-padded form of a barcode, or null. */
-  productByBarcode(code: string): string | null {
-    const row = this.byGtin.get(gtinKey(code));
-    return row ? assembleProduct(row[0], row[1], this.records) : null;
+  productByBarcode(code: string): Buffer | null {
+    const payload = this.byGtin.get(gtinKey(code));
+    return payload ? this.assembler.one(payload) : null;
   }
 
   /** JSON array of payloads (or null) in the order of the lower-case ids. */
-  batch(ids: string[]): string {
-    let out = '[';
-    for (let i = 0; i < ids.length; i++) out += (i ? ',' : '') + (this.product(ids[i]) ?? 'null');
-    return out + ']';
+  batch(ids: string[]): Buffer {
+    return this.assembler.array(ids.map((id) => this.byId.get(id) ?? null));
   }
 
   /** Ingredient record (2.5) by lower-case uuid, or null. */
-  ingredient(id: string): string | null {
+  ingredient(id: string): Buffer | null {
     const ord = this.ingredientOrd.get(id);
     return ord === undefined ? null : this.records[ord];
   }

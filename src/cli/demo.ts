@@ -1,10 +1,12 @@
 // `catalogue demo`: the one command a newcomer runs. Builds the bundled sample
-// catalogue when it is missing or older than its source, creates a demo key on first
+// catalogue when it is missing, older than its source or of an older schema version, creates a demo key on first
 // start (kept in var/demo-key.json so later starts print it again), and serves.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildCatalogue } from '../build';
+import { SCHEMA_VERSION } from '../catalogue/format';
+import { Catalogue } from '../catalogue/read-model';
 import { defaultStoreSpec, openAdmin } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { parsePort, serve } from './serve';
@@ -31,7 +33,7 @@ export function register(program: Command): void {
 }
 
 function isStale(file: string, sourceDir: string): boolean {
-  if (!fs.existsSync(file)) return true;
+  if (Catalogue.versionOf(file) !== SCHEMA_VERSION) return true;
   const built = fs.statSync(file).mtimeMs;
   return fs.readdirSync(sourceDir).some((f) => fs.statSync(path.join(sourceDir, f)).mtimeMs > built);
 }
