@@ -33,11 +33,19 @@ export function buildWorkload(file: string, seed: number): Workload {
     const get = (path: string): BenchRequest => ({ method: 'GET', path });
     const qs = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-    const sample = (sql: string, n: number) => db.prepare(`${sql} ORDER BY random() LIMIT ${n}`).pluck().all() as string[];
-    const productIds = sample('SELECT id FROM products', SIZE);
-    const gtins = sample('SELECT gtin FROM barcodes', SIZE);
+    // n distinct rows drawn with the seeded generator (a partial Fisher–Yates shuffle), so a seed gives the same mix.
+    const sample = (sql: string, n: number) => {
+      const rows = db.prepare(sql).pluck().all() as string[];
+      for (let i = 0; i < Math.min(n, rows.length); i++) {
+        const j = i + Math.floor(rnd() * (rows.length - i));
+        [rows[i], rows[j]] = [rows[j], rows[i]];
+      }
+      return rows.slice(0, n);
+    };
+    const productIds = sample('SELECT id FROM products ORDER BY ord', SIZE);
+    const gtins = sample('SELECT gtin FROM barcodes ORDER BY gtin', SIZE);
     const ingredientIds = db.prepare('SELECT id FROM ingredients').pluck().all() as string[];
-    const summaries = sample('SELECT summary FROM products', 4 * SIZE).map((s) => JSON.parse(s) as { brand: string | null; name: string | null });
+    const summaries = sample('SELECT summary FROM products ORDER BY ord', 4 * SIZE).map((s) => JSON.parse(s) as { brand: string | null; name: string | null });
     const brands = summaries.map((s) => s.brand).filter((b): b is string => b !== null);
     const brandWords = brands.flatMap((b) => words(b));
     const nameWords = summaries.flatMap((s) => (s.name === null ? [] : words(s.name)));

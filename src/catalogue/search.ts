@@ -3,8 +3,8 @@
 // word also as a prefix; total and per-word counts are exact; ranking is BM25-style
 // (idf of each word × field weight, exact words above prefix matches, shorter
 // documents first on ties of score), then ascending ord. Work per request: walk the
-// documents of the rarest word once and check the other words against each
-// candidate's few term ids (forward index); queries with thousands of matches are
+// documents of the rarest word once, narrow them by the other words' sorted lists,
+// and check the rest against each candidate's few term ids (forward index); queries with thousands of matches are
 // ranked once and their reachable rows kept in a small LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
 
@@ -25,6 +25,8 @@ const PREFIX_QUALITY = 0.5;
 const CACHE_MIN_MATCHES = 1000;
 const CACHE_ENTRIES = 4096;
 const REACHABLE = 1020;
+/** A word whose documents are the union of more lists than this is checked in the forward index only. */
+const NARROW_MAX_LISTS = 8;
 
 /** How one query word matches in one field: its exact term id and its prefix range. */
 interface FieldWord { exact: number; lo: number; hi: number }
@@ -72,7 +74,16 @@ export class Searcher {
 
     let driver = 0;
     for (let i = 1; i < words.length; i++) if (words[i].count < words[driver].count) driver = i;
-    const m = this.match(words, this.candidates(words[driver]), boost);
+    // Narrow the driver's documents by the other words' sorted lists (rarest first; a last
+    // word only when its prefix has few lists), so that the forward index is read only
+    // for documents that hold every word.
+    let n = this.candidates(words[driver]);
+    const others = words.filter((_, i) => i !== driver).sort((a, b) => a.count - b.count);
+    for (const w of others) {
+      const lists = this.fields.flatMap((f, j) => this.lists(f.index, w.text, w.fields[j], w.last));
+      if (lists.length <= NARROW_MAX_LISTS) n = this.narrow(n, lists);
+    }
+    const m = this.match(words, n, boost);
 
     if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
     const ranked = Int32Array.from(this.window(m, 0, REACHABLE));
@@ -120,6 +131,25 @@ export class Searcher {
       }
     }
     buf.subarray(0, m).sort();
+    return m;
+  }
+
+  /** Keeps the candidates in matchBuf[0..n) (ascending) found in any of the ascending lists; returns how many remain. */
+  private narrow(n: number, lists: Int32Array[]): number {
+    const buf = this.matchBuf;
+    const at = lists.map(() => 0);
+    let m = 0;
+    for (let c = 0; c < n; c++) {
+      const d = buf[c];
+      for (let j = 0; j < lists.length; j++) {
+        const list = lists[j];
+        const k = (at[j] = gallop(list, at[j], d));
+        if (k < list.length && list[k] === d) {
+          buf[m++] = d;
+          break;
+        }
+      }
+    }
     return m;
   }
 
@@ -236,4 +266,23 @@ function kthLargest(a: Float64Array, n: number, k: number): number {
     else return a[target];
   }
   return a[target];
+}
+
+/** The first index at or after `from` whose value is at least `target` (exponential, then binary search). */
+function gallop(list: Int32Array, from: number, target: number): number {
+  let lo = from;
+  let hi = from;
+  let step = 1;
+  while (hi < list.length && list[hi] < target) {
+    lo = hi + 1;
+    hi += step;
+    step <<= 1;
+  }
+  if (hi > list.length) hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
