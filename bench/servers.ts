@@ -2,6 +2,7 @@
 // (`catalogue serve`, optionally on several workers), and the service with metering
 // off. Guarantees: each resolves once it accepts connections, on a port chosen here.
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startUntil, type Started } from './proc';
 
@@ -20,7 +21,8 @@ export async function startBaseline(dist: string, bodyBytes?: number): Promise<S
 
 export async function startOpen(dist: string, catalogue: string): Promise<Server> {
   const port = await freePort();
-  return ready(await startUntil([join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env), port);
+  const flags = nodeFlags(join(dist, '..', 'bin', 'catalogue.js')); // the same V8 settings as the service
+  return ready(await startUntil([...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env), port);
 }
 
 /** `catalogue serve` (with `--workers` when more than one). */
@@ -29,8 +31,14 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
   const prof = a.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', a.cpuProfileDir];
   const cli = join(root, 'bin', 'catalogue.js');
   const serve = ['serve', '--catalogue', a.catalogue, '--port', String(port), '--access', a.access, '--plans', a.plans];
-  const args = [...prof, cli, ...serve, ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : [])];
+  const args = [...nodeFlags(cli), ...prof, cli, ...serve, ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : [])];
   return ready(await startUntil(args, /^catalogue: serving/, env), port);
+}
+
+/** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the service runs as `npx catalogue` runs it. */
+function nodeFlags(cli: string): string[] {
+  const m = /^#!\S*env -S node(.*)$/m.exec(readFileSync(cli, 'utf8').split('\n')[0]);
+  return m ? m[1].trim().split(/\s+/).filter(Boolean) : [];
 }
 
 function ready(s: Started, port: number): Server {

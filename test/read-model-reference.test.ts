@@ -51,11 +51,11 @@ before(async () => {
 after(() => { cat.close(); cached.close(); fs.rmSync(dir, { recursive: true, force: true }); });
 
 /** Every page's ids, concatenated (all rows when total <= 1,020). */
-function allIds(page: (p: number) => string): { ids: string[]; total: number } {
+function allIds(page: (p: number) => Buffer): { ids: string[]; total: number } {
   const ids: string[] = [];
   let total = 0;
   for (let p = 1; p <= 51; p++) {
-    const body = JSON.parse(page(p));
+    const body = JSON.parse(page(p).toString());
     total = body.pagination.total;
     ids.push(...body.results.map((r: { id: string }) => r.id));
     if (!body.pagination.has_more) break;
@@ -95,7 +95,7 @@ describe('product search equals a plain scan', () => {
       const ref = plainSearch(toks, [(d) => toks[d]], [1], q);
       assert.equal(got.total, ref.scored.length);
       if (got.total === 0) {
-        assert.deepEqual(JSON.parse(cat.searchProducts(q, 1)).no_match.terms.map((t: any) => t.matches), ref.counts);
+        assert.deepEqual(JSON.parse(cat.searchProducts(q, 1).toString()).no_match.terms.map((t: any) => t.matches), ref.counts);
         return;
       }
       const score = new Map(ref.scored.map((x) => [prods[x.d].id, x.s]));

@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, ProductAssembler, decodePostings, type IngredientCategory } from './format';
 import { TextIndex } from './text-index';
+import { Fragments } from './fragments';
 import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
@@ -26,9 +27,9 @@ export class Catalogue {
   private readonly byId: Database.Statement<[string], Buffer>;
   private readonly byGtin: Database.Statement<[string], Buffer>;
   private readonly assembler: ProductAssembler;
-  private readonly summaries: string[];
+  private readonly summaries = new Fragments();
   private readonly records: Buffer[];
-  private readonly searchItems: string[];
+  private readonly searchItems = new Fragments();
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
   private readonly ingredientOrd = new Map<string, number>();
@@ -80,7 +81,6 @@ export class Catalogue {
     this.builtAt = meta.get('built_at') ?? 'unknown';
 
     this.records = [];
-    this.searchItems = [];
     this.ingredientNames = [];
     this.ingredientKeys = [];
     for (const [ord, id, name, key, record, item] of db.prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord').raw().iterate() as Iterable<[number, string, string, string, string, string]>) {
@@ -88,8 +88,9 @@ export class Catalogue {
       this.ingredientNames[ord] = name;
       this.ingredientKeys[ord] = key;
       this.records[ord] = Buffer.from(record);
-      this.searchItems[ord] = item;
+      this.searchItems.push(item);
     }
+    this.searchItems.seal();
     this.ingredients = this.records.length;
     this.assembler = new ProductAssembler(this.records.map((r) => r.subarray(1)));
 
@@ -98,13 +99,12 @@ export class Catalogue {
       postings[ord] = decodePostings(blob);
     }
 
-    this.summaries = [];
     const metaRows: ProductRowMeta[] = [];
     for (const [ord, bk, category, origin, flags, summary] of db.prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord').raw().iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
-      this.summaries[ord] = summary;
+      this.summaries.push(summary);
       metaRows.push({ ord, brand_key: bk, category, origin, flags });
     }
-    this.products = this.summaries.length;
+    this.products = this.summaries.seal().length;
     this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
@@ -141,30 +141,30 @@ export class Catalogue {
   }
 
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10). */
-  searchProducts(words: string[], page: number): string {
+  searchProducts(words: string[], page: number): Buffer {
     const r = this.productSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     const hint = 'No product has every word of q in its brand or name (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
-    return listJson(r.ords.map((o) => this.summaries[o]), page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
+    return listJson(this.summaries, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
   /** List response (2.8) of ingredient search items: names starting with q first (shortest first), then by relevance. */
-  searchIngredients(words: string[], page: number): string {
+  searchIngredients(words: string[], page: number): Buffer {
     const key = words.join(' ');
     const boost = (ord: number) => (this.ingredientKeys[ord].startsWith(key) ? 1e9 - this.ingredientNames[ord].length : 0);
     const r = this.ingredientSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE, boost);
     const hint = 'No ingredient has every word of q in its name or other names (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
-    return listJson(r.ords.map((o) => this.searchItems[o]), page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
+    return listJson(this.searchItems, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
   /** List response (2.8) of product summaries matching every filter, in catalogue order. */
-  filterProducts(q: FilterQuery, page: number): string {
+  filterProducts(q: FilterQuery, page: number): Buffer {
     const f: ProductFilter = {
       category: q.category, brandKey: q.brand === undefined ? undefined : brandKey(q.brand), origin: q.origin, freeOf: q.freeOf,
       has: q.hasIngredient === undefined ? undefined : this.ingredientOrd.get(q.hasIngredient) ?? -1,
       excludes: q.excludesIngredients.map((id) => this.ingredientOrd.get(id)).filter((o): o is number => o !== undefined),
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
-    return listJson(r.ords.map((o) => this.summaries[o]), page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
+    return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
   }
 
   close(): void {
@@ -176,9 +176,9 @@ function terms(words: string[], counts: number[]): Array<{ term: string; matches
   return words.map((term, i) => ({ term, matches: counts[i] }));
 }
 
-function listJson(items: string[], page: number, total: number, noMatch: () => object): string {
-  const head = `{"results":[${items.join(',')}],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
-  return total === 0 ? `${head},"no_match":${JSON.stringify(noMatch())}}` : head + '}';
+function listJson(items: Fragments, ords: readonly number[], page: number, total: number, noMatch: () => object): Buffer {
+  const pagination = `],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
+  return items.results(ords, total === 0 ? `${pagination},"no_match":${JSON.stringify(noMatch())}}` : pagination + '}');
 }
 
 function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQuery): string {
