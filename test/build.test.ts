@@ -49,7 +49,12 @@ test('a valid source builds a catalogue whose meta, counts and built_at are reco
   assert.deepEqual({ ...summary, ms: 0 }, { products: 3, ingredients: 4, barcodes: 2, builtAt: '2024-02-29', ms: 0 });
   const db = open(out);
   const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
-  assert.deepEqual(meta, { format: FORMAT, schema_version: SCHEMA_VERSION, built_at: '2024-02-29', products: '3', ingredients: '4' });
+  assert.deepEqual({ ...meta, summary_bytes: undefined, search_item_bytes: undefined }, {
+    format: FORMAT, schema_version: SCHEMA_VERSION, built_at: '2024-02-29', products: '3', ingredients: '4', summary_bytes: undefined, search_item_bytes: undefined,
+  });
+  const summaries = db.prepare('SELECT summary FROM products').pluck().all() as string[];
+  assert.equal(Number(meta.summary_bytes), summaries.reduce((n, s) => n + Buffer.byteLength(s), 0), 'summary bytes, for sizing at open');
+  assert.equal(Number(meta.search_item_bytes), (db.prepare('SELECT search_item FROM ingredients').pluck().all() as string[]).reduce((n, s) => n + Buffer.byteLength(s), 0));
   assert.equal(db.pragma('journal_mode', { simple: true }), 'delete');
   db.close();
   assert.deepEqual(fs.readdirSync(path.dirname(out)), ['catalogue.db']);

@@ -10,6 +10,8 @@ import { DDL, type IngredientRow, type ProductRow } from '../catalogue/format';
 export class CatalogueWriter {
   private readonly db: Database.Database;
   private readonly removeOnExit = () => unlinkQuietly(this.tmp);
+  private summaryBytes = 0;
+  private searchItemBytes = 0;
   private readonly stmt: {
     meta: Database.Statement; ingredient: Database.Statement; product: Database.Statement;
     barcode: Database.Statement; postings: Database.Statement; term: Database.Statement;
@@ -53,8 +55,14 @@ export class CatalogueWriter {
   }
 
   meta(key: string, value: string): void { this.stmt.meta.run(key, value); }
-  ingredient(row: IngredientRow): void { this.stmt.ingredient.run(row); }
-  product(row: ProductRow): void { this.stmt.product.run(row); }
+  ingredient(row: IngredientRow): void {
+    this.stmt.ingredient.run(row);
+    this.searchItemBytes += Buffer.byteLength(row.search_item);
+  }
+  product(row: ProductRow): void {
+    this.stmt.product.run(row);
+    this.summaryBytes += Buffer.byteLength(row.summary);
+  }
   barcode(gtin: string, productOrd: number): void { this.stmt.barcode.run(gtin, productOrd); }
   postings(ingredientOrd: number, postings: Buffer): void { this.stmt.postings.run(ingredientOrd, postings); }
   terms(kind: number, entries: Iterable<[string, Buffer]>): void {
@@ -64,6 +72,9 @@ export class CatalogueWriter {
   /** Commits, makes the file durable and renames it over outFile. */
   commit(): void {
     try {
+      // The read model sizes its fragment buffers from these, so opening makes no garbage.
+      this.meta('summary_bytes', String(this.summaryBytes));
+      this.meta('search_item_bytes', String(this.searchItemBytes));
       this.db.exec('COMMIT');
       this.db.pragma('journal_mode = DELETE');
       this.db.close();

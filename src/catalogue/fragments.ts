@@ -2,10 +2,16 @@
 // as UTF-8 bytes in one growing buffer and addressed by ord. Guarantees: no heap object per
 // fragment; a list response is one exact allocation into which each fragment is copied once.
 export class Fragments {
-  private bytes: Buffer = Buffer.allocUnsafe(1 << 16);
-  private ends = new Uint32Array(1024);
+  private bytes: Buffer;
+  private ends: Uint32Array;
   private used = 0;
   private count = 0;
+
+  /** Sized for `count` fragments of `bytes` bytes in all (it grows past them if need be). */
+  constructor(count: number, bytes: number) {
+    this.bytes = Buffer.allocUnsafe(Math.max(bytes, 64));
+    this.ends = new Uint32Array(Math.max(count, 16));
+  }
 
   get length(): number {
     return this.count;
@@ -24,10 +30,10 @@ export class Fragments {
     this.ends[this.count++] = this.used;
   }
 
-  /** Returns the buffers' unused capacity once every fragment is in. */
+  /** Returns the buffers' unused capacity (if any) once every fragment is in. */
   seal(): this {
-    this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
-    this.ends = this.ends.slice(0, this.count);
+    if (this.used < this.bytes.length) this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
+    if (this.count < this.ends.length) this.ends = this.ends.slice(0, this.count);
     return this;
   }
 

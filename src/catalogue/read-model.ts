@@ -27,9 +27,9 @@ export class Catalogue {
   private readonly byId: Database.Statement<[string], Buffer>;
   private readonly byGtin: Database.Statement<[string], Buffer>;
   private readonly assembler: ProductAssembler;
-  private readonly summaries = new Fragments();
+  private readonly summaries: Fragments;
   private readonly records: Buffer[];
-  private readonly searchItems = new Fragments();
+  private readonly searchItems: Fragments;
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
   private readonly ingredientOrd = new Map<string, number>();
@@ -79,6 +79,9 @@ export class Catalogue {
       throw new Error(`catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`);
     }
     this.builtAt = meta.get('built_at') ?? 'unknown';
+    const size = (key: string) => Number(meta.get(key) ?? 0);
+    this.searchItems = new Fragments(size('ingredients'), size('search_item_bytes'));
+    this.summaries = new Fragments(size('products'), size('summary_bytes'));
 
     this.records = [];
     this.ingredientNames = [];
