@@ -16,7 +16,65 @@ export class Bitset {
   has(i: number): boolean {
     return (this.words[i >>> 5] & (1 << (i & 31))) !== 0;
   }
-  clear(i: number): void {
-    this.words[i >>> 5] &= ~(1 << (i & 31));
+  fill(): this {
+    this.words.fill(0xffffffff);
+    const tail = this.size & 31;
+    if (tail) this.words[this.words.length - 1] = (1 << tail) - 1;
+    return this;
   }
+  and(other: Bitset): this {
+    const a = this.words, b = other.words;
+    for (let i = 0; i < a.length; i++) a[i] &= b[i];
+    return this;
+  }
+  andNot(other: Bitset): this {
+    const a = this.words, b = other.words;
+    for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
+    return this;
+  }
+  /** Keeps only the listed ords. */
+  andList(ords: ArrayLike<number>, scratch: Bitset): this {
+    scratch.words.fill(0);
+    for (let i = 0; i < ords.length; i++) scratch.set(ords[i]);
+    return this.and(scratch);
+  }
+  /** Clears the listed ords. */
+  clearList(ords: ArrayLike<number>): this {
+    const w = this.words;
+    for (let i = 0; i < ords.length; i++) w[ords[i] >>> 5] &= ~(1 << (ords[i] & 31));
+    return this;
+  }
+  count(): number {
+    let n = 0;
+    const w = this.words;
+    for (let i = 0; i < w.length; i++) n += popcount(w[i]);
+    return n;
+  }
+  /** Up to `limit` set ords in ascending order, skipping the first `skip`. */
+  slice(skip: number, limit: number): number[] {
+    const out: number[] = [];
+    const w = this.words;
+    for (let i = 0; i < w.length && out.length < limit; i++) {
+      let word = w[i];
+      if (word === 0) continue;
+      const c = popcount(word);
+      if (skip >= c) {
+        skip -= c;
+        continue;
+      }
+      while (word !== 0 && out.length < limit) {
+        const low = word & -word;
+        if (skip > 0) skip--;
+        else out.push((i << 5) + (31 - Math.clz32(low)));
+        word ^= low;
+      }
+    }
+    return out;
+  }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -1,7 +1,7 @@
 // Product filters as bitset algebra over catalogue ords. Guarantees: results are in
-// catalogue order; total is exact; cost per request is one pass over products/32
-// words (or over the shortest required list) plus the short lists named by the
-// filter, whatever the counts: any set holding more than 1/32 of the catalogue is kept as a bitset (which
+// catalogue order; total is exact; cost per request is a few passes over
+// products/32 words plus the short posting lists named by the filter, whatever the
+// counts: any set holding more than 1/32 of the catalogue is kept as a bitset (which
 // is then also the smaller form), so common ingredients cost no more than rare ones.
 import { Bitset } from './bitset';
 import { FLAG_BIT, INGREDIENT_CATEGORIES, type IngredientCategory } from './format';
@@ -30,7 +30,7 @@ export class FilterIndex {
   private readonly brand = new Map<string, DocSet>();
   private readonly origin = new Map<string, DocSet>();
   private readonly ingredients: DocSet[];
-  /** Zero between calls; marks the excluded ords of short lists during a scan. */
+  private readonly result: Bitset;
   private readonly scratch: Bitset;
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
@@ -47,57 +47,24 @@ export class FilterIndex {
     for (const [m, src] of [[this.category, cats], [this.brand, brands], [this.origin, origins]] as const) {
       for (const [k, list] of src) m.set(k, this.docSet(Int32Array.from(list)));
     }
+    this.result = new Bitset(size);
     this.scratch = new Bitset(size);
   }
 
-  /**
-   * Catalogue-ordered ords of the window, and the total. When a required set is a short
-   * list, its ords are checked one by one; otherwise one pass over the words ANDs every
-   * set, counts and cuts the window at once.
-   */
+  /** Catalogue-ordered ords of the window, and the total. */
   run(f: ProductFilter, skip: number, limit: number): { ords: number[]; total: number } {
-    const pos: DocSet[] = f.freeOf.map((c) => this.freeOf.get(c)!);
-    pos.push(...this.positiveSets(f));
-    const neg = f.excludes.map((o) => this.ingredient(o));
-    let driver: Int32Array | undefined;
-    for (const set of pos) if (!(set instanceof Bitset) && (driver === undefined || set.length < driver.length)) driver = set;
-    return driver === undefined ? this.scan(pos as Bitset[], neg, skip, limit) : byList(driver, pos, neg, skip, limit);
-  }
-
-  private scan(pos: Bitset[], neg: DocSet[], skip: number, limit: number): { ords: number[]; total: number } {
-    const P = pos.map((b) => b.words);
-    const N: Uint32Array[] = [];
-    const lists: Int32Array[] = [];
-    for (const set of neg) {
-      if (set instanceof Bitset) N.push(set.words);
-      else lists.push(set);
+    const r = this.result.fill();
+    for (const c of f.freeOf) r.and(this.freeOf.get(c)!);
+    for (const set of this.positiveSets(f)) {
+      if (set instanceof Bitset) r.and(set);
+      else r.andList(set, this.scratch);
     }
-    const marks = this.scratch;
-    for (const l of lists) for (let k = 0; k < l.length; k++) marks.set(l[k]);
-    if (lists.length > 0) N.push(marks.words);
-    const words = marks.words.length;
-    const tail = this.size & 31 ? (1 << (this.size & 31)) - 1 : -1;
-    const ords: number[] = [];
-    let total = 0;
-    for (let i = 0; i < words; i++) {
-      let w = i === words - 1 ? tail : -1;
-      for (let k = 0; k < P.length && w !== 0; k++) w &= P[k][i];
-      for (let k = 0; k < N.length && w !== 0; k++) w &= ~N[k][i];
-      if (w === 0) continue;
-      const c = popcount(w);
-      total += c;
-      if (ords.length === limit) continue;
-      if (skip >= c) {
-        skip -= c;
-        continue;
-      }
-      for (; w !== 0 && ords.length < limit; w ^= w & -w) {
-        if (skip > 0) skip--;
-        else ords.push((i << 5) + 31 - Math.clz32(w & -w));
-      }
+    for (const ing of f.excludes) {
+      const set = this.ingredient(ing);
+      if (set instanceof Bitset) r.andNot(set);
+      else r.clearList(set);
     }
-    for (const l of lists) for (let k = 0; k < l.length; k++) marks.clear(l[k]);
-    return { ords, total };
+    return { ords: r.slice(skip, limit), total: r.count() };
   }
 
   /** How many products each given filter matches on its own (for the no-match hint). */
@@ -138,37 +105,6 @@ export const FREE_PARAM: Record<IngredientCategory, string> = {
 };
 
 const EMPTY = new Int32Array(0);
-
-/** The ords of `driver` (ascending) in every set of `pos` and in no set of `neg`. */
-function byList(driver: Int32Array, pos: DocSet[], neg: DocSet[], skip: number, limit: number): { ords: number[]; total: number } {
-  const ords: number[] = [];
-  let total = 0;
-  for (let k = 0; k < driver.length; k++) {
-    const d = driver[k];
-    if (!pos.every((s) => s === driver || has(s, d)) || neg.some((s) => has(s, d))) continue;
-    if (total >= skip && ords.length < limit) ords.push(d);
-    total++;
-  }
-  return { ords, total };
-}
-
-function has(set: DocSet, d: number): boolean {
-  if (set instanceof Bitset) return set.has(d);
-  let lo = 0;
-  let hi = set.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (set[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < set.length && set[lo] === d;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 function push(m: Map<string, number[]>, k: string, v: number): void {
   const list = m.get(k);
