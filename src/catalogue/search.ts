@@ -4,8 +4,9 @@
 // (idf of each word × field weight, exact words above prefix matches, shorter
 // documents first on ties of score), then ascending ord. Work per request: walk the
 // documents of the rarest word once, narrow them by the other words' sorted lists,
-// and check the rest against each candidate's few term ids (forward index); queries with thousands of matches are
-// ranked once and their reachable rows kept in a small LRU (the catalogue never changes).
+// and check the rest against each candidate's few term ids (forward index); queries
+// with thousands of matches are ranked once and their reachable rows kept in a small
+// LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
 
 export interface Field { index: TextIndex; weight: number }
