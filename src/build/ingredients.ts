@@ -17,6 +17,8 @@ export interface Dictionary {
   ordById: Map<string, number>;
   /** ord -> free-from category. */
   category: (IngredientCategory | null)[];
+  /** ord -> UTF-8 byte length of the rendered record. */
+  recordBytes: number[];
   /** Non-blank lines read. */
   count: number;
 }
@@ -27,7 +29,7 @@ export type LineProgress = (lines: number, records: number) => void;
 export async function readIngredients(
   file: string, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
 ): Promise<Dictionary> {
-  const dict: Dictionary = { ordById: new Map(), category: [], count: 0 };
+  const dict: Dictionary = { ordById: new Map(), category: [], recordBytes: [], count: 0 };
   const idLine = new Map<string, number>();
   const nameLine = new Map<string, { line: number; name: string }>();
   const names = new TermIndexBuilder();
@@ -56,7 +58,9 @@ export async function readIngredients(
     }
     if (ok && log.total === 0) {
       const ing = o as unknown as IngredientSource;
-      out.ingredient(renderIngredient(ord, ing));
+      const row = renderIngredient(ord, ing);
+      out.ingredient(row);
+      dict.recordBytes[ord] = Buffer.byteLength(row.record);
       names.add(ord, ing.name);
       others.add(ord, ing.other_names);
     }

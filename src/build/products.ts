@@ -27,7 +27,7 @@ export async function readProducts(
   const terms = new TermIndexBuilder();
   const known = (id: string) => dict.ordById.has(id);
   const ingredientOrd = (id: string) => dict.ordById.get(id)!;
-  const ingredientCategory = (ord: number) => dict.category[ord];
+  const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], recordBytes: (o: number) => dict.recordBytes[o] };
   let ord = 0;
   let barcodes = 0;
   for await (const { line, text } of readLines(file)) {
@@ -59,7 +59,7 @@ export async function readProducts(
     }
     if (ok && log.total === 0) {
       const p = o as unknown as ProductSource;
-      out.product(renderProduct(ord, p, ingredientOrd, ingredientCategory));
+      out.product(renderProduct(ord, p, rendered));
       for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
       barcodes += p.barcodes.length;
       for (const e of p.ingredients) {

@@ -25,10 +25,11 @@ export const TERMS_INGREDIENT_OTHER = 2;
 
 /**
  * `ord` is the 0-based line order in the source file: catalogue order for products.
- * products.payload: the product's UTF-8 JSON (2.3) in pieces — u32 LE length, then its head
- * (the JSON up to and including `"ingredients":[`); then per label entry u32 LE ingredient
- * ord, u32 LE length and the entry's JSON without its closing brace (after a ',' from the
- * second entry on). The ingredient's record minus its '{' completes each entry; ']}' ends it.
+ * products.payload: the product's UTF-8 JSON (2.3) in pieces — u32 LE byte length of the
+ * whole JSON, u32 LE length of its head (the JSON up to and including `"ingredients":[`), the
+ * head; then per label entry u32 LE ingredient ord, u32 LE length and the entry's JSON without
+ * its closing brace (after a ',' from the second entry on). The ingredient's record minus its
+ * '{' completes each entry; ']}' ends it.
  */
 export const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -84,21 +85,24 @@ export function renderIngredient(ord: number, ing: IngredientSource): Ingredient
   return { ord, id, name: ing.name, name_key: phraseKey(ing.name), record, search_item };
 }
 
-/**
- * Renders one product. `ingredientOrd` maps a lower-case ingredient id to its ord,
- * `ingredientCategory` gives the free-from tag of an ingredient ord.
- */
-export function renderProduct(
-  ord: number, p: ProductSource,
-  ingredientOrd: (id: string) => number,
-  ingredientCategory: (ord: number) => IngredientCategory | null,
-): ProductRow {
+/** What rendering a product needs to know of the ingredients already rendered. */
+export interface RenderedIngredients {
+  /** Ord of a lower-case ingredient id. */
+  ord(id: string): number;
+  /** Free-from tag of an ingredient ord. */
+  category(ord: number): IngredientCategory | null;
+  /** UTF-8 byte length of an ingredient ord's record. */
+  recordBytes(ord: number): number;
+}
+
+/** Renders one product. */
+export function renderProduct(ord: number, p: ProductSource, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
   let flags = 0;
   const entries: Array<[number, string]> = [];
   p.ingredients.forEach((e, position) => {
-    const iord = ingredientOrd(e.id.toLowerCase());
-    const cat = ingredientCategory(iord);
+    const iord = ingredients.ord(e.id.toLowerCase());
+    const cat = ingredients.category(iord);
     if (cat) flags |= FLAG_BIT[cat];
     // Same text as JSON.stringify({ position, label_name, concentration }) minus its '}', built directly (hot path).
     entries.push([iord, (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
@@ -113,16 +117,22 @@ export function renderProduct(
   });
   return {
     ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,
-    flags, summary, payload: encodePayload(full.slice(0, -2), entries),
+    flags, summary, payload: encodePayload(full.slice(0, -2), entries, ingredients.recordBytes),
   };
 }
 
-function encodePayload(head: string, entries: Array<[number, string]>): Buffer {
+function encodePayload(head: string, entries: Array<[number, string]>, recordBytes: (ord: number) => number): Buffer {
   const headLen = Buffer.byteLength(head);
-  let size = 4 + headLen;
-  for (const [, text] of entries) size += 8 + Buffer.byteLength(text);
+  let size = 8 + headLen;
+  let json = headLen + 2; // + ']}'
+  for (const [ord, text] of entries) {
+    const len = Buffer.byteLength(text);
+    size += 8 + len;
+    json += len + recordBytes(ord) - 1; // the record without its '{'
+  }
   const buf = Buffer.allocUnsafe(size);
-  let at = buf.writeUInt32LE(headLen, 0);
+  let at = buf.writeUInt32LE(json, 0);
+  at = buf.writeUInt32LE(headLen, at);
   at += buf.write(head, at);
   for (const [ord, text] of entries) {
     at = buf.writeUInt32LE(ord, at);
@@ -134,15 +144,15 @@ function encodePayload(head: string, entries: Array<[number, string]>): Buffer {
 
 /**
  * Assembles product payloads (2.3) from products.payload blobs and `tails`, each ingredient's
- * record bytes minus its '{'. Sizes are summed first, so the answer is one exact allocation
- * and every piece is copied once; no string is made.
+ * record bytes minus its '{'. The build recorded each payload's size, so the answer is one
+ * exact allocation and every piece is copied once; no string is made.
  */
 export class ProductAssembler {
   constructor(private readonly tails: readonly Buffer[]) {}
 
   /** One product's JSON. */
   one(payload: Buffer): Buffer {
-    const out = Buffer.allocUnsafe(this.size(payload));
+    const out = Buffer.allocUnsafe(payload.readUInt32LE(0));
     this.write(payload, out, 0);
     return out;
   }
@@ -150,7 +160,7 @@ export class ProductAssembler {
   /** A JSON array of the products' JSON, `null` where a payload is null. */
   array(payloads: ReadonlyArray<Buffer | null>): Buffer {
     let size = 1 + payloads.length;
-    for (const p of payloads) size += p === null ? 4 : this.size(p);
+    for (const p of payloads) size += p === null ? 4 : p.readUInt32LE(0);
     const out = Buffer.allocUnsafe(payloads.length === 0 ? 2 : size);
     let at = 0;
     out[at++] = 0x5b; // [
@@ -162,20 +172,9 @@ export class ProductAssembler {
     return out;
   }
 
-  private size(payload: Buffer): number {
-    const headEnd = 4 + payload.readUInt32LE(0);
-    let size = headEnd - 4 + 2;
-    for (let p = headEnd; p < payload.length;) {
-      const len = payload.readUInt32LE(p + 4);
-      size += len + this.tails[payload.readUInt32LE(p)].length;
-      p += 8 + len;
-    }
-    return size;
-  }
-
   private write(payload: Buffer, out: Buffer, at: number): number {
-    const headEnd = 4 + payload.readUInt32LE(0);
-    at += payload.copy(out, at, 4, headEnd);
+    const headEnd = 8 + payload.readUInt32LE(4);
+    at += payload.copy(out, at, 8, headEnd);
     for (let p = headEnd; p < payload.length;) {
       const tail = this.tails[payload.readUInt32LE(p)];
       const end = p + 8 + payload.readUInt32LE(p + 4);

@@ -93,7 +93,6 @@ export class Catalogue {
       this.records[ord] = Buffer.from(record);
       this.searchItems.push(item);
     }
-    this.searchItems.seal();
     this.ingredients = this.records.length;
     this.assembler = new ProductAssembler(this.records.map((r) => r.subarray(1)));
 
@@ -107,7 +106,7 @@ export class Catalogue {
       this.summaries.push(summary);
       metaRows.push({ ord, brand_key: bk, category, origin, flags });
     }
-    this.products = this.summaries.seal().length;
+    this.products = metaRows.length;
     this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
