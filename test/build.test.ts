@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildCatalogue } from '../src/build';
 import {
-  ProductAssembler, decodePostings, FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT,
+  jsonArray, decodePostings, FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT,
 } from '../src/catalogue/format';
 import { entry, ingredient, product, uuid, writeSource } from './support/source';
 
@@ -77,8 +77,7 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
     id: uuid(0, 'b'), brand: 'Caudalíe', name: 'Vinoperfect Radiance Serum', category: 'skincare', image_url: 'https://img.example.org/0.jpg',
   });
   const recs = records(db);
-  const assembler = new ProductAssembler(recs.map((r) => Buffer.from(r).subarray(1)));
-  const full = JSON.parse(assembler.one(rows[0].payload).toString());
+  const full = JSON.parse(rows[0].payload.toString());
   assert.deepEqual(full, {
     id: uuid(0, 'b'), brand: 'Caudalíe', name: 'Vinoperfect Radiance Serum', image_url: 'https://img.example.org/0.jpg',
     category: 'skincare', origin: 'France', contains_fragrance: true, contains_drying_alcohol: false,
@@ -89,10 +88,11 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
       { position: 2, label_name: 'Ingredient 2', concentration: null, ...JSON.parse(recs[2]) },
     ],
   });
-  const others = rows.slice(1).map((r) => JSON.parse(assembler.one(r.payload).toString()));
+  const others = rows.slice(1).map((r) => JSON.parse(r.payload.toString()));
   assert.deepEqual(others.map((p) => p.ingredients.length), PRODUCTS.slice(1).map((p) => p.ingredients.length));
-  assert.deepEqual(JSON.parse(assembler.array([rows[1].payload, null, rows[0].payload]).toString()), [others[0], null, full]);
-  assert.equal(assembler.array([]).toString(), '[]');
+  assert.deepEqual(JSON.parse(jsonArray([rows[1].payload, null, rows[0].payload]).toString()), [others[0], null, full]);
+  assert.equal(jsonArray([]).toString(), '[]');
+  assert.equal(jsonArray([null]).toString(), '[null]');
   assert.equal(JSON.parse(recs[1]).id, uuid(1), 'ingredient ids are stored lower-case');
   assert.deepEqual(JSON.parse(recs[1]), {
     id: uuid(1), name: 'Parfum', rating: 'sensitizers', irritancy: '1-3', comedogenicity: null, functions: [],

@@ -1,5 +1,6 @@
-// The read model's fast paths (posting lists, bitsets, top-k selection) give the same
-// answers as a plain scan of the source data, for random catalogues and queries.
+// The read model's fast paths (posting lists, bitsets, top-k selection, the sorted id
+// array) give the same answers as a plain scan of the source data, for random catalogues
+// and queries.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -21,6 +22,9 @@ let rand = 12345;
 // A 31-bit LCG in exact integer arithmetic; its high bits are the well-mixed ones.
 const rnd = (n: number) => { rand = (Math.imul(rand, 1103515245) + 12345) & 0x7fffffff; return (rand >>> 8) % n; };
 
+/** A random uuid in mixed letter case (source ids may be any case). */
+const randomUuid = () => [8, 4, 4, 4, 12].map((n) => Array.from({ length: n }, () => '0123456789abcdefABCDEF'[rnd(22)]).join('')).join('-');
+
 let dir: string;
 let cat: Catalogue;
 let cached: Catalogue; // the same file, ranking and caching every query with 2 or more matches
@@ -41,7 +45,7 @@ before(async () => {
     // Ingredients 30-39 are rare (about 10 products each), so the filter meets short lists as well as bitsets.
     const used = [...new Set(Array.from({ length: k }, () => (rnd(20) === 0 ? 30 + rnd(10) : rnd(30))))];
     return product(i, {
-      brand: rnd(10) === 0 ? null : BRANDS[rnd(BRANDS.length)], name: rnd(20) === 0 ? null : name,
+      id: randomUuid(), brand: rnd(10) === 0 ? null : BRANDS[rnd(BRANDS.length)], name: rnd(20) === 0 ? null : name,
       category: CATS[rnd(CATS.length)], origin: ORIGINS[rnd(ORIGINS.length)], ingredients: used.map((u) => entry(u)),
     });
   });
@@ -100,7 +104,7 @@ describe('product search equals a plain scan', () => {
         assert.deepEqual(JSON.parse(cat.searchProducts(q, 1).toString()).no_match.terms.map((t: any) => t.matches), ref.counts);
         return;
       }
-      const score = new Map(ref.scored.map((x) => [prods[x.d].id, x.s]));
+      const score = new Map(ref.scored.map((x) => [prods[x.d].id.toLowerCase(), x.s]));
       assert.equal(got.ids.length, Math.min(got.total, 1020));
       got.ids.forEach((id, i) => assert.ok(Math.abs(score.get(id)! - ref.scored[i].s) < 1e-9, `rank ${i} of ${q.join(' ')}`));
     }), { numRuns: 150, seed: 7 });
@@ -122,6 +126,22 @@ describe('ingredient search equals a plain scan', () => {
       const score = new Map(ref.scored.map((x) => [ings[x.d].id, x.s]));
       got.ids.forEach((id, i) => assert.ok(Math.abs(score.get(id)! - ref.scored[i].s) < 1e-9, `rank ${i} of ${key}`));
     }), { numRuns: 150, seed: 11 });
+  });
+});
+
+describe('product lookup by id equals a plain map', () => {
+  it('every id finds its product; unknown, upper-case and malformed ids find nothing', () => {
+    const byId = new Map(prods.map((p) => [p.id.toLowerCase(), p]));
+    for (const [id, p] of byId) {
+      const got = JSON.parse(cat.product(id)!.toString());
+      assert.deepEqual([got.id, got.name, got.ingredients.length], [id, p.name, p.ingredients.length]);
+    }
+    const misses = [...Array.from({ length: 200 }, randomUuid).map((u) => u.toLowerCase()).filter((u) => !byId.has(u)),
+      ...[...byId.keys()].slice(0, 20).flatMap((id) => [id.toUpperCase(), id.slice(1), id + '0', id.replace(/-/g, '_'), id.slice(0, 35) + 'g', id.slice(0, 35) + (id.endsWith('0') ? '1' : '0')])
+        .filter((u) => !byId.has(u)), '', 'not-a-uuid'];
+    for (const id of misses) assert.equal(cat.product(id), null, id);
+    const ids = [...[...byId.keys()].slice(0, 30), ...misses.slice(0, 20)].sort(() => rnd(3) - 1);
+    assert.deepEqual(JSON.parse(cat.batch(ids).toString()).map((p: { id: string } | null) => p?.id ?? null), ids.map((id) => (byId.has(id) ? id : null)));
   });
 });
 
@@ -149,7 +169,7 @@ describe('product filter equals a plain scan', () => {
           && f.freeOf.every((c: IngredientCategory) => !tags.has(c))
           && (f.hasIngredient === undefined || has.has(f.hasIngredient))
           && f.excludesIngredients.every((id) => !has.has(id));
-      }).map((p) => p.id);
+      }).map((p) => p.id.toLowerCase());
       const got = allIds((p) => cat.filterProducts(f, p));
       assert.equal(got.total, want.length);
       assert.deepEqual(got.ids, want.slice(0, 1020));

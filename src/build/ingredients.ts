@@ -1,7 +1,7 @@
 // Pass 1: ingredients.jsonl. Guarantees: every line is checked (line-local rules plus
 // unique id and unique name ignoring case); valid lines are rendered and written, in
 // line order, while the file holds no error; the dictionary that products need
-// (id -> ord, ord -> free-from category) is returned either way.
+// (id -> ord, ord -> free-from category and record) is returned either way.
 import {
   renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER,
   type IngredientCategory, type IngredientSource,
@@ -17,8 +17,8 @@ export interface Dictionary {
   ordById: Map<string, number>;
   /** ord -> free-from category. */
   category: (IngredientCategory | null)[];
-  /** ord -> UTF-8 byte length of the rendered record. */
-  recordBytes: number[];
+  /** ord -> the rendered record (JSON text), which every product entry of it repeats. */
+  record: string[];
   /** Non-blank lines read. */
   count: number;
 }
@@ -29,7 +29,7 @@ export type LineProgress = (lines: number, records: number) => void;
 export async function readIngredients(
   file: string, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
 ): Promise<Dictionary> {
-  const dict: Dictionary = { ordById: new Map(), category: [], recordBytes: [], count: 0 };
+  const dict: Dictionary = { ordById: new Map(), category: [], record: [], count: 0 };
   const idLine = new Map<string, number>();
   const nameLine = new Map<string, { line: number; name: string }>();
   const names = new TermIndexBuilder();
@@ -60,7 +60,7 @@ export async function readIngredients(
       const ing = o as unknown as IngredientSource;
       const row = renderIngredient(ord, ing);
       out.ingredient(row);
-      dict.recordBytes[ord] = Buffer.byteLength(row.record);
+      dict.record[ord] = row.record;
       names.add(ord, ing.name);
       others.add(ord, ing.other_names);
     }

@@ -27,7 +27,7 @@ export async function readProducts(
   const terms = new TermIndexBuilder();
   const known = (id: string) => dict.ordById.has(id);
   const ingredientOrd = (id: string) => dict.ordById.get(id)!;
-  const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], recordBytes: (o: number) => dict.recordBytes[o] };
+  const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], record: (o: number) => dict.record[o] };
   let ord = 0;
   let barcodes = 0;
   for await (const { line, text } of readLines(file)) {

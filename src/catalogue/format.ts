@@ -1,12 +1,12 @@
 // The catalogue file format: the one contract between `catalogue build` (writer)
 // and the read model (reader). Guarantees: every response body the service sends
-// for a product or ingredient is rendered here, once, at build time; serving only
-// concatenates these fragments. A file whose meta.format/schema_version differ is
+// for a product or ingredient is rendered here, once, at build time; serving sends
+// these bytes as stored or concatenates them. A file whose meta.format/schema_version differ is
 // not a catalogue this code can serve.
 import { words, brandKey, phraseKey } from '../shared/text';
 
 export const FORMAT = 'cosmetics-catalogue';
-export const SCHEMA_VERSION = '2';
+export const SCHEMA_VERSION = '3';
 
 export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
 export type IngredientCategory = (typeof INGREDIENT_CATEGORIES)[number];
@@ -25,11 +25,8 @@ export const TERMS_INGREDIENT_OTHER = 2;
 
 /**
  * `ord` is the 0-based line order in the source file: catalogue order for products.
- * products.payload: the product's UTF-8 JSON (2.3) in pieces — u32 LE byte length of the
- * whole JSON, u32 LE length of its head (the JSON up to and including `"ingredients":[`), the
- * head; then per label entry u32 LE ingredient ord, u32 LE length and the entry's JSON without
- * its closing brace (after a ',' from the second entry on). The ingredient's record minus its
- * '{' completes each entry; ']}' ends it.
+ * products.payload: the product's whole answer (2.3) as UTF-8 JSON, ingredient records
+ * included, so serving sends the blob as read.
  */
 export const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -91,22 +88,22 @@ export interface RenderedIngredients {
   ord(id: string): number;
   /** Free-from tag of an ingredient ord. */
   category(ord: number): IngredientCategory | null;
-  /** UTF-8 byte length of an ingredient ord's record. */
-  recordBytes(ord: number): number;
+  /** An ingredient ord's record (2.5) as JSON text (an entry is its label fields followed by these). */
+  record(ord: number): string;
 }
 
 /** Renders one product. */
 export function renderProduct(ord: number, p: ProductSource, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
   let flags = 0;
-  const entries: Array<[number, string]> = [];
+  let entries = '';
   p.ingredients.forEach((e, position) => {
     const iord = ingredients.ord(e.id.toLowerCase());
     const cat = ingredients.category(iord);
     if (cat) flags |= FLAG_BIT[cat];
-    // Same text as JSON.stringify({ position, label_name, concentration }) minus its '}', built directly (hot path).
-    entries.push([iord, (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
-      JSON.stringify(e.label_name) + ',"concentration":' + JSON.stringify(e.concentration) + ',']);
+    // Same text as JSON.stringify({ position, label_name, concentration, ...record }), built directly (hot path).
+    entries += (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
+      JSON.stringify(e.label_name) + ',"concentration":' + JSON.stringify(e.concentration) + ',' + ingredients.record(iord).slice(1);
   });
   const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
   const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
@@ -117,76 +114,23 @@ export function renderProduct(ord: number, p: ProductSource, ingredients: Render
   });
   return {
     ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,
-    flags, summary, payload: encodePayload(full.slice(0, -2), entries, ingredients.recordBytes),
+    flags, summary, payload: Buffer.from(full.slice(0, -2) + entries + ']}'),
   };
 }
 
-function encodePayload(head: string, entries: Array<[number, string]>, recordBytes: (ord: number) => number): Buffer {
-  const headLen = Buffer.byteLength(head);
-  let size = 8 + headLen;
-  let json = headLen + 2; // + ']}'
-  for (const [ord, text] of entries) {
-    const len = Buffer.byteLength(text);
-    size += 8 + len;
-    json += len + recordBytes(ord) - 1; // the record without its '{'
-  }
-  const buf = Buffer.allocUnsafe(size);
-  let at = buf.writeUInt32LE(json, 0);
-  at = buf.writeUInt32LE(headLen, at);
-  at += buf.write(head, at);
-  for (const [ord, text] of entries) {
-    at = buf.writeUInt32LE(ord, at);
-    const len = buf.write(text, at + 4);
-    at = buf.writeUInt32LE(len, at) + len;
-  }
-  return buf;
-}
-
-/**
- * Assembles product payloads (2.3) from products.payload blobs and `tails`, each ingredient's
- * record bytes minus its '{'. The build recorded each payload's size, so the answer is one
- * exact allocation and every piece is copied once; no string is made.
- */
-export class ProductAssembler {
-  constructor(private readonly tails: readonly Buffer[]) {}
-
-  /** One product's JSON. */
-  one(payload: Buffer): Buffer {
-    const out = Buffer.allocUnsafe(payload.readUInt32LE(0));
-    this.write(payload, out, 0);
-    return out;
-  }
-
-  /** A JSON array of the products' JSON, `null` where a payload is null. */
-  array(payloads: ReadonlyArray<Buffer | null>): Buffer {
-    let size = 1 + payloads.length;
-    for (const p of payloads) size += p === null ? 4 : p.readUInt32LE(0);
-    const out = Buffer.allocUnsafe(payloads.length === 0 ? 2 : size);
-    let at = 0;
-    out[at++] = 0x5b; // [
-    payloads.forEach((p, i) => {
-      if (i > 0) out[at++] = 0x2c; // ,
-      at = p === null ? at + out.write('null', at, 'latin1') : this.write(p, out, at);
-    });
-    out[at++] = 0x5d; // ]
-    return out;
-  }
-
-  private write(payload: Buffer, out: Buffer, at: number): number {
-    const headEnd = 8 + payload.readUInt32LE(4);
-    at += payload.copy(out, at, 8, headEnd);
-    for (let p = headEnd; p < payload.length;) {
-      const tail = this.tails[payload.readUInt32LE(p)];
-      const end = p + 8 + payload.readUInt32LE(p + 4);
-      at += payload.copy(out, at, p + 8, end);
-      out.set(tail, at);
-      at += tail.length;
-      p = end;
-    }
-    out[at++] = 0x5d; // ]
-    out[at++] = 0x7d; // }
-    return at;
-  }
+/** A JSON array of pre-rendered JSON values, `null` where a value is null: one exact allocation. */
+export function jsonArray(values: ReadonlyArray<Buffer | null>): Buffer {
+  let size = 1 + Math.max(1, values.length);
+  for (const v of values) size += v === null ? 4 : v.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = 0x5b; // [
+  values.forEach((v, i) => {
+    if (i > 0) out[at++] = 0x2c; // ,
+    at += v === null ? out.write('null', at, 'latin1') : v.copy(out, at);
+  });
+  out[at] = 0x5d; // ]
+  return out;
 }
 
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */

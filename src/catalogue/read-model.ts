@@ -1,12 +1,14 @@
 // The read model: one opened catalogue file, immutable while it is served.
-// Guarantees: every answer is UTF-8 JSON bytes copied from fragments rendered at
-// build time (no joins, no serialisation or string encoding per request); all indexes are loaded once
-// at open, so request work is lookups and bitset/posting-list passes only; a file
-// that is not a catalogue of this schema version is refused at open.
+// Guarantees: every answer is UTF-8 JSON bytes rendered at build time — a product is its
+// stored blob as read, lists and batches are copies of such fragments (no joins, no
+// serialisation or string encoding per request); all indexes are loaded once at open, so
+// request work is lookups and bitset/posting-list passes only; a file that is not a
+// catalogue of this schema version is refused at open.
 import Database from 'better-sqlite3';
-import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, ProductAssembler, decodePostings, type IngredientCategory } from './format';
+import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray, type IngredientCategory } from './format';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
+import { ProductIds } from './product-ids';
 import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
@@ -24,9 +26,9 @@ export class Catalogue {
   readonly builtAt: string;
   readonly healthJson: string;
   private readonly db: Database.Database;
-  private readonly byId: Database.Statement<[string], Buffer>;
+  private readonly byOrd: Database.Statement<[number], Buffer>;
   private readonly byGtin: Database.Statement<[string], Buffer>;
-  private readonly assembler: ProductAssembler;
+  private readonly productIds: ProductIds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
   private readonly searchItems: Fragments;
@@ -94,7 +96,6 @@ export class Catalogue {
       this.searchItems.push(item);
     }
     this.ingredients = this.records.length;
-    this.assembler = new ProductAssembler(this.records.map((r) => r.subarray(1)));
 
     const postings: Int32Array[] = [];
     for (const [ord, blob] of db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<[number, Buffer]>) {
@@ -107,6 +108,7 @@ export class Catalogue {
       metaRows.push({ ord, brand_key: bk, category, origin, flags });
     }
     this.products = metaRows.length;
+    this.productIds = new ProductIds(this.products, db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>);
     this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
@@ -114,26 +116,25 @@ export class Catalogue {
     this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT, this.products), weight: 1 }], this.products, cacheMinMatches);
     this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 }], this.ingredients, cacheMinMatches);
 
-    this.byId = db.prepare('SELECT payload FROM products WHERE id = ?').pluck() as Database.Statement<[string], Buffer>;
+    this.byOrd = db.prepare('SELECT payload FROM products WHERE ord = ?').pluck() as Database.Statement<[number], Buffer>;
     this.byGtin = db.prepare('SELECT p.payload FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').pluck() as Database.Statement<[string], Buffer>;
     this.healthJson = JSON.stringify({ status: 'ok', products: this.products, ingredients: this.ingredients, built_at: this.builtAt });
   }
 
   /** Full product payload (2.3) by lower-case uuid, or null. */
   product(id: string): Buffer | null {
-    const payload = this.byId.get(id);
-    return payload ? this.assembler.one(payload) : null;
+    const ord = this.productIds.ord(id);
+    return ord < 0 ? null : this.byOrd.get(ord)!;
   }
 
   /** Full product payload by any zero-padded form of a barcode, or null. */
   productByBarcode(code: string): Buffer | null {
-    const payload = this.byGtin.get(gtinKey(code));
-    return payload ? this.assembler.one(payload) : null;
+    return this.byGtin.get(gtinKey(code)) ?? null;
   }
 
   /** JSON array of payloads (or null) in the order of the lower-case ids. */
   batch(ids: string[]): Buffer {
-    return this.assembler.array(ids.map((id) => this.byId.get(id) ?? null));
+    return jsonArray(ids.map((id) => this.product(id)));
   }
 
   /** Ingredient record (2.5) by lower-case uuid, or null. */
