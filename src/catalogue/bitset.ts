@@ -22,6 +22,10 @@ export class Bitset {
     if (tail) this.words[this.words.length - 1] = (1 << tail) - 1;
     return this;
   }
+  copy(other: Bitset): this {
+    this.words.set(other.words);
+    return this;
+  }
   and(other: Bitset): this {
     const a = this.words, b = other.words;
     for (let i = 0; i < a.length; i++) a[i] &= b[i];
@@ -32,11 +36,11 @@ export class Bitset {
     for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
     return this;
   }
-  /** Keeps only the listed ords. */
+  /** Keeps only the listed ords (work in proportion to the list, plus two native passes). */
   andList(ords: ArrayLike<number>, scratch: Bitset): this {
     scratch.words.fill(0);
-    for (let i = 0; i < ords.length; i++) scratch.set(ords[i]);
-    return this.and(scratch);
+    for (let i = 0; i < ords.length; i++) if (this.has(ords[i])) scratch.set(ords[i]);
+    return this.copy(scratch);
   }
   /** Clears the listed ords. */
   clearList(ords: ArrayLike<number>): this {
@@ -50,26 +54,15 @@ export class Bitset {
     for (let i = 0; i < w.length; i++) n += popcount(w[i]);
     return n;
   }
-  /** Up to `limit` set ords in ascending order, skipping the first `skip`. */
-  slice(skip: number, limit: number): number[] {
-    const out: number[] = [];
+  /** The first `limit` set ords in ascending order. */
+  head(limit: number): Int32Array {
+    const out = new Int32Array(limit);
+    let n = 0;
     const w = this.words;
-    for (let i = 0; i < w.length && out.length < limit; i++) {
-      let word = w[i];
-      if (word === 0) continue;
-      const c = popcount(word);
-      if (skip >= c) {
-        skip -= c;
-        continue;
-      }
-      while (word !== 0 && out.length < limit) {
-        const low = word & -word;
-        if (skip > 0) skip--;
-        else out.push((i << 5) + (31 - Math.clz32(low)));
-        word ^= low;
-      }
+    for (let i = 0; i < w.length && n < limit; i++) {
+      for (let word = w[i]; word !== 0 && n < limit; word &= word - 1) out[n++] = (i << 5) + (31 - Math.clz32(word & -word));
     }
-    return out;
+    return n === limit ? out : out.slice(0, n);
   }
 }
 

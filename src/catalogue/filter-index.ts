@@ -1,10 +1,13 @@
 // Product filters as bitset algebra over catalogue ords. Guarantees: results are in
-// catalogue order; total is exact; cost per request is a few passes over
-// products/32 words plus the short posting lists named by the filter, whatever the
-// counts: any set holding more than 1/32 of the catalogue is kept as a bitset (which
-// is then also the smaller form), so common ingredients cost no more than rare ones.
+// catalogue order; total is exact; a filter not answered recently costs a few passes
+// over products/32 words plus the short posting lists it names, whatever the counts:
+// any set holding more than 1/32 of the catalogue is kept as a bitset (which is then
+// also the smaller form), so common ingredients cost no more than rare ones. The
+// total and rows of the last CACHE_ENTRIES filters are kept, so a repeated filter costs
+// a lookup.
 import { Bitset } from './bitset';
 import { FLAG_BIT, INGREDIENT_CATEGORIES, type IngredientCategory } from './format';
+import { ResultCache, rows, type CachedResult } from './result-cache';
 
 export interface ProductFilter {
   category?: string;
@@ -24,6 +27,9 @@ export interface ProductRowMeta { ord: number; brand_key: string | null; categor
 /** A set of product ords: an ascending list when small, a bitset when large. */
 type DocSet = Int32Array | Bitset;
 
+/** Filters whose results are kept (at most 4 KB each: rows are asked for up to page 51). */
+const CACHE_ENTRIES = 1024;
+
 export class FilterIndex {
   private readonly freeOf = new Map<IngredientCategory, Bitset>();
   private readonly category = new Map<string, DocSet>();
@@ -32,6 +38,7 @@ export class FilterIndex {
   private readonly ingredients: DocSet[];
   private readonly result: Bitset;
   private readonly scratch: Bitset;
+  private readonly cache = new ResultCache<CachedResult>(CACHE_ENTRIES);
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
   constructor(readonly size: number, rows: Iterable<ProductRowMeta>, ingredientProducts: Array<Int32Array | undefined>) {
@@ -53,18 +60,32 @@ export class FilterIndex {
 
   /** Catalogue-ordered ords of the window, and the total. */
   run(f: ProductFilter, skip: number, limit: number): { ords: number[]; total: number } {
-    const r = this.result.fill();
-    for (const c of f.freeOf) r.and(this.freeOf.get(c)!);
-    for (const set of this.positiveSets(f)) {
+    const key = cacheKey(f);
+    let hit = this.cache.get(key);
+    // A kept result holds the rows up to the deepest window asked for so far.
+    if (hit === undefined || (hit.ords.length < skip + limit && hit.ords.length < hit.total)) {
+      this.cache.set(key, (hit = this.evaluate(f, skip + limit)));
+    }
+    return { ords: rows(hit, skip, limit), total: hit.total };
+  }
+
+  /** The first `head` rows and the total. */
+  private evaluate(f: ProductFilter, head: number): CachedResult {
+    const required: DocSet[] = [...f.freeOf.map((c) => this.freeOf.get(c)!), ...this.positiveSets(f)];
+    // Start from a copy of the first required bitset (one native copy instead of a fill and a pass).
+    const first = required.findIndex((s) => s instanceof Bitset);
+    const r = first < 0 ? this.result.fill() : this.result.copy(required[first] as Bitset);
+    required.forEach((set, i) => {
+      if (i === first) return;
       if (set instanceof Bitset) r.and(set);
       else r.andList(set, this.scratch);
-    }
+    });
     for (const ing of f.excludes) {
       const set = this.ingredient(ing);
       if (set instanceof Bitset) r.andNot(set);
       else r.clearList(set);
     }
-    return { ords: r.slice(skip, limit), total: r.count() };
+    return { ords: r.head(head), total: r.count() };
   }
 
   /** How many products each given filter matches on its own (for the no-match hint). */
@@ -105,6 +126,11 @@ export const FREE_PARAM: Record<IngredientCategory, string> = {
 };
 
 const EMPTY = new Int32Array(0);
+
+/** The same key for filters that select the same products (free-from tags and excludes in any order). */
+function cacheKey(f: ProductFilter): string {
+  return JSON.stringify([f.category, f.brandKey, f.origin, [...f.freeOf].sort(), f.has, [...f.excludes].sort((a, b) => a - b)]);
+}
 
 function push(m: Map<string, number[]>, k: string, v: number): void {
   const list = m.get(k);

@@ -8,6 +8,7 @@
 // with thousands of matches are ranked once and their reachable rows kept in a small
 // LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
+import { REACHABLE, ResultCache, rows } from './result-cache';
 
 export interface Field { index: TextIndex; weight: number }
 
@@ -24,8 +25,7 @@ const B = 0.75;
 const PREFIX_QUALITY = 0.5;
 /** By default, queries matching at least this many documents have all their reachable rows ranked once and cached. */
 const CACHE_MIN_MATCHES = 1000;
-const CACHE_ENTRIES = 4096;
-const REACHABLE = 1020;
+const CACHE_ENTRIES = 1024;
 /** A word whose documents are the union of more lists than this is checked in the forward index only. */
 const NARROW_MAX_LISTS = 8;
 
@@ -40,7 +40,7 @@ export class Searcher {
   private readonly matchBuf: Int32Array;
   private readonly vals: Float64Array;
   private gen = 1;
-  private readonly cache = new Map<string, { ords: Int32Array; total: number; wordCounts: number[] }>();
+  private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
 
   constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches = CACHE_MIN_MATCHES) {
     this.seen = new Int32Array(docCount);
@@ -64,11 +64,7 @@ export class Searcher {
   search(texts: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
     const key = texts.join(' ');
     const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key); // most recently used last
-      this.cache.set(key, hit);
-      return { ords: Array.from(hit.ords.subarray(skip, skip + limit)), total: hit.total, wordCounts: hit.wordCounts };
-    }
+    if (hit) return { ords: rows(hit, skip, limit), total: hit.total, wordCounts: hit.wordCounts };
     const words = texts.map((t, i) => this.word(t, i === texts.length - 1));
     const wordCounts = words.map((w) => w.count);
     if (wordCounts.some((n) => n === 0)) return { ords: [], total: 0, wordCounts };
@@ -87,10 +83,9 @@ export class Searcher {
     const m = this.match(words, n, boost);
 
     if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
-    const ranked = Int32Array.from(this.window(m, 0, REACHABLE));
-    this.cache.set(key, { ords: ranked, total: m, wordCounts });
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    return { ords: Array.from(ranked.subarray(skip, skip + limit)), total: m, wordCounts };
+    const ranked = { ords: Int32Array.from(this.window(m, 0, REACHABLE)), total: m, wordCounts };
+    this.cache.set(key, ranked);
+    return { ords: rows(ranked, skip, limit), total: m, wordCounts };
   }
 
   private word(text: string, last: boolean): Word {
