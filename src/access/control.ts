@@ -1,6 +1,8 @@
-// AccessControl over any Backend. Guarantees: a request costs one hash, one map lookup and
-// at most one store round trip per step; key and account changes are seen within
-// POLL_MS + one reload; a failing or slow store gives 'unavailable', never a pass.
+// AccessControl over any Backend. Guarantees: a request costs one map lookup (plus one
+// hash the first time a secret is seen) and at most one store round trip per step; key
+// and account changes are seen within POLL_MS + one reload; a failing or slow store gives
+// 'unavailable', never a pass. The hashes of secrets that named a key are remembered in
+// memory only (at most HASHES_KEPT), so a known secret is not hashed again.
 import { ApiError, MESSAGES } from '../shared/errors';
 import type { Backend, Snapshot } from './backend';
 import type { Plans } from './plans';
@@ -13,6 +15,8 @@ const POLL_MS = 250;
 /** After a store failure, requests are answered 503 without trying the store for this long. */
 const BACKOFF_MS = 200;
 const DAY_MS = 86_400_000;
+/** Secrets whose hash is remembered; past this the memory starts afresh. */
+const HASHES_KEPT = 10_000;
 
 interface Entry {
   hash: string;
@@ -25,6 +29,7 @@ const unavailable = () => new ApiError('unavailable', MESSAGES.unavailable);
 
 export class MeteredAccess implements AccessControl {
   private byHash = new Map<string, Entry>();
+  private readonly hashes = new Map<string, string>();
   private version = -1;
   private refreshing: Promise<void> | undefined;
   private failedUntil = 0;
@@ -42,7 +47,8 @@ export class MeteredAccess implements AccessControl {
   }
 
   async admit(apiKey: string | undefined): Promise<Grant> {
-    const hash = hashSecret(apiKey);
+    const known = apiKey === undefined ? undefined : this.hashes.get(apiKey);
+    const hash = known ?? hashSecret(apiKey);
     if (hash === undefined) throw new ApiError('forbidden', MESSAGES.invalidKey);
     let entry = this.byHash.get(hash);
     if (entry === undefined) {
@@ -52,6 +58,7 @@ export class MeteredAccess implements AccessControl {
     if (entry === undefined || entry.grant === undefined || !sameHash(entry.hash, hash)) {
       throw new ApiError('forbidden', MESSAGES.invalidKey);
     }
+    if (known === undefined) this.remember(apiKey!, hash);
     const now = this.clock.now();
     if (entry.paymentRequired) throw new ApiError('payment_required', MESSAGES.paymentRequired);
     if (now >= entry.trialEndsAt) throw new ApiError('payment_required', MESSAGES.trialExpired);
@@ -86,6 +93,11 @@ export class MeteredAccess implements AccessControl {
     clearInterval(this.timer);
     await this.refreshing?.catch(() => {});
     await this.store.close();
+  }
+
+  private remember(secret: string, hash: string): void {
+    if (this.hashes.size >= HASHES_KEPT) this.hashes.clear();
+    this.hashes.set(secret, hash);
   }
 
   /** Runs a store operation; any failure (or a recent one) becomes 'unavailable'. */
