@@ -5,8 +5,8 @@
 // documents first on ties of score), then ascending ord. Work per request: walk the
 // documents of the rarest word once, narrow them by the other words' sorted lists,
 // and check the rest against each candidate's few term ids (forward index); queries
-// with thousands of matches are ranked once and their reachable rows kept in a small
-// LRU (the catalogue never changes).
+// with many matches are ranked once and their reachable rows kept in a small LRU (the
+// catalogue never changes).
 import type { TextIndex } from './text-index';
 import { REACHABLE, ResultCache, rows } from './result-cache';
 
@@ -23,8 +23,6 @@ export interface SearchResult {
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
-/** By default, queries matching at least this many documents have all their reachable rows ranked once and cached. */
-const CACHE_MIN_MATCHES = 1000;
 const CACHE_ENTRIES = 1024;
 /** A word whose documents are the union of more lists than this is checked in the forward index only. */
 const NARROW_MAX_LISTS = 8;
@@ -42,7 +40,8 @@ export class Searcher {
   private gen = 1;
   private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
 
-  constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches = CACHE_MIN_MATCHES) {
+  /** Queries matching at least `cacheMinMatches` documents have all their reachable rows ranked once and kept. */
+  constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches: number) {
     this.seen = new Int32Array(docCount);
     this.score = new Float64Array(docCount);
     this.matchBuf = new Int32Array(docCount);
