@@ -37,6 +37,15 @@ function open(file: string): Database.Database {
   return new Database(file, { readonly: true, fileMustExist: true });
 }
 
+/** Builds INGREDIENTS and PRODUCTS into a fresh file and opens it. */
+async function builtSample(): Promise<Database.Database> {
+  const dir = scratch();
+  writeSource(dir, { ingredients: INGREDIENTS, products: PRODUCTS });
+  const out = path.join(dir, 'c.db');
+  await buildCatalogue({ sourceDir: dir, outFile: out });
+  return open(out);
+}
+
 function records(db: Database.Database): string[] {
   return (db.prepare('SELECT record FROM ingredients ORDER BY ord').all() as { record: string }[]).map((r) => r.record);
 }
@@ -61,11 +70,7 @@ test('a valid source builds a catalogue whose meta, counts and built_at are reco
 });
 
 test('products are stored in line order with lower-case ids, brand keys, flags and the full rendered payload', async () => {
-  const dir = scratch();
-  writeSource(dir, { ingredients: INGREDIENTS, products: PRODUCTS });
-  const out = path.join(dir, 'c.db');
-  await buildCatalogue({ sourceDir: dir, outFile: out });
-  const db = open(out);
+  const db = await builtSample();
   const rows = db.prepare('SELECT ord, id, brand_key, category, origin, flags, summary, payload FROM products ORDER BY ord').all() as
     { ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null; flags: number; summary: string; payload: Buffer }[];
   assert.deepEqual(rows.map((r) => [r.ord, r.id, r.brand_key, r.category, r.origin, r.flags]), [
@@ -102,11 +107,7 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
 });
 
 test('barcodes are keyed without leading zeros and ingredients list the ascending products that contain them', async () => {
-  const dir = scratch();
-  writeSource(dir, { ingredients: INGREDIENTS, products: PRODUCTS });
-  const out = path.join(dir, 'c.db');
-  await buildCatalogue({ sourceDir: dir, outFile: out });
-  const db = open(out);
+  const db = await builtSample();
   assert.deepEqual(db.prepare('SELECT gtin, product_ord FROM barcodes ORDER BY gtin').all(), [
     { gtin: '12345678', product_ord: 0 },
     { gtin: '3522930003045', product_ord: 0 },
@@ -118,11 +119,7 @@ test('barcodes are keyed without leading zeros and ingredients list the ascendin
 });
 
 test('search terms index product brand and name, ingredient names and other names, as folded words', async () => {
-  const dir = scratch();
-  writeSource(dir, { ingredients: INGREDIENTS, products: PRODUCTS });
-  const out = path.join(dir, 'c.db');
-  await buildCatalogue({ sourceDir: dir, outFile: out });
-  const db = open(out);
+  const db = await builtSample();
   const term = (kind: number, t: string) => {
     const row = db.prepare('SELECT postings FROM search_terms WHERE kind = ? AND term = ?').get(kind, t) as { postings: Buffer } | undefined;
     return row && [...decodePostings(row.postings)];
