@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { buildCatalogue } from '../src/build';
+import { buildCatalogue } from '../src/builder';
 import { openAdmin } from '../src/access';
 
 interface Args { duration: number; catalogue?: string; probe: number; connections: number; load: number; sample: number }

@@ -7,7 +7,8 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { openAccess } from './access';
 import type { AccessControl, Clock } from './access/types';
-import { buildApp, type CatalogueRef } from './http/app';
+import { buildApp } from './http/app';
+import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildCatalogue, BuildError } from '../src/build';
+import { buildCatalogue, BuildError } from '../src/builder';
 import { entry, ingredient, product, uuid, writeLines, writeSource, type SourceLine } from './support/source';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'build-errors-test-'));

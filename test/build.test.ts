@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { buildCatalogue } from '../src/build';
+import { buildCatalogue } from '../src/builder';
 import {
   jsonArray, decodePostings, FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT,
 } from '../src/catalogue/format';

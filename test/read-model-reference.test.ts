@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { buildCatalogue } from '../src/build';
+import { buildCatalogue } from '../src/builder';
 import { Catalogue } from '../src/catalogue/read-model';
 import { brandKey, words } from '../src/shared/text';
 import { INGREDIENT_CATEGORIES, type IngredientCategory, type IngredientSource, type ProductSource } from '../src/catalogue/format';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { generateCatalogue } from '../src/synth/generate';
 import { validGtin } from '../src/synth/barcodes';
-import { buildCatalogue } from '../src/build';
+import { buildCatalogue } from '../src/builder';
 import { gtinKey, isUuid, words } from '../src/shared/text';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../src/catalogue/format';
 

@@ -27,6 +27,11 @@ export interface FilterQuery {
   hasIngredient?: string; excludesIngredients: string[];
 }
 
+/** The catalogue being served; replaced whole when a newly built file is switched in. */
+export interface CatalogueRef {
+  current: Catalogue;
+}
+
 export class Catalogue {
   readonly products: number;
   readonly ingredients: number;

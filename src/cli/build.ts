@@ -3,7 +3,7 @@
 // printed to stderr and the command fails, leaving FILE untouched; on success one
 // summary line goes to stderr. A live progress line is shown only on a terminal.
 import { Option, type Command } from 'commander';
-import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../build';
+import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../builder';
 
 const SHOWN = 100;
 

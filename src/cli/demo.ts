@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildCatalogue } from '../build';
+import { buildCatalogue } from '../builder';
 import { SCHEMA_VERSION } from '../catalogue/format';
 import { Catalogue } from '../catalogue/read-model';
 import { defaultStoreSpec, openAdmin } from '../access';

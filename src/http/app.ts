@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
-import type { Catalogue } from '../catalogue/read-model';
+import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validation';
 import { installErrorHandling, toApiError } from './errors';
@@ -41,8 +41,6 @@ class RequestLog extends LogController {
     req.log.info({ reqId: req.id, method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, key: req.grant?.keyId ?? null }, 'request');
   }
 }
-
-export interface CatalogueRef { current: Catalogue }
 
 export interface AppOptions {
   catalogue: CatalogueRef;

@@ -5,8 +5,7 @@
 // and the old file is closed only after every handler that could hold it has returned.
 import * as fs from 'node:fs';
 import type { Logger } from 'pino';
-import { Catalogue } from '../catalogue/read-model';
-import type { CatalogueRef } from '../http/app';
+import { Catalogue, type CatalogueRef } from '../catalogue/read-model';
 
 /** How often the path is checked for a replacement. */
 const POLL_MS = 1000;

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CatalogueRef } from '../http/app';
+import type { CatalogueRef } from '../catalogue/read-model';
 import { toApiError } from '../http/errors';
 import { MESSAGES } from '../shared/errors';
 import type { ReloadOutcome } from './catalogue-reloader';

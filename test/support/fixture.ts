@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildCatalogue } from '../../src/build';
+import { buildCatalogue } from '../../src/builder';
 import { entry, ingredient, product, uuid, writeSource } from './source';
 
 export const ING = {

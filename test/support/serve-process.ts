@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildCatalogue } from '../../src/build';
+import { buildCatalogue } from '../../src/builder';
 import { openAdmin } from '../../src/access';
 import { ingredients, products } from './fixture';
 import { writeSource } from './source';
