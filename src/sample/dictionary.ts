@@ -7,7 +7,7 @@ import { labelCase } from './casing';
 import { CosingRow, sortableDate } from './cosing';
 import { mapFunctions } from './functions';
 import { uuidV5 } from './ids';
-import { compactKey } from './aliases';
+import { compactKey } from '../labels/aliases';
 
 export interface SourceIngredient {
   id: string;

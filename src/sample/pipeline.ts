@@ -3,7 +3,7 @@
 // randomness, no directory-order dependence); every label entry is kept in label
 // order and joined to a CosIng-derived ingredient or to a label-only ingredient.
 import { brandKey, phraseKey } from '../shared/text';
-import { compactKey } from './aliases';
+import { compactKey } from '../labels/aliases';
 import { annexNames, fragranceAllergens, readAnnexes } from './annexes';
 import { BarcodeAllocator } from './barcodes';
 import { labelCase } from './casing';
@@ -12,7 +12,7 @@ import { readCosing } from './cosing';
 import { readCurlsIngredients, readCurlsProducts } from './curlsbot';
 import { buildIngredient, groupCosing, labelOnlyIngredient, SourceIngredient } from './dictionary';
 import { readFulton } from './fulton';
-import { Joiner, JoinVia } from './joiner';
+import { Joiner, JoinVia } from '../labels/joiner';
 import { readKaggle } from './kaggle';
 import { originOf } from './origins';
 import { fromCurls, fromKaggle, fromKg, ProductRecord } from './products';

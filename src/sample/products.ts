@@ -4,7 +4,7 @@
 import { KgProduct } from './cosdna';
 import { KaggleProduct } from './kaggle';
 import { CurlsProduct } from './curlsbot';
-import { labelEntries, listParagraph } from './labels';
+import { labelEntries, listParagraph } from '../labels/parser';
 import { displayBrand } from './origins';
 
 export type Category = 'skincare' | 'suncare' | 'makeup' | 'haircare' | 'body/bath' | 'fragrance' | 'other';

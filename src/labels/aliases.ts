@@ -3,6 +3,7 @@
 // they also fold synonym entries of CosIng into one canonical row (WATER → AQUA).
 // Guarantees: every target is written as the CosIng INCI name (upper case);
 // keys are compared in compact form (letters and digits only, upper case).
+import { fold } from '../shared/text';
 
 export const CURATED_ALIASES: Readonly<Record<string, string>> = {
   // Water and perfume, as the EU label names them.
@@ -85,5 +86,5 @@ export const SPECIES_RENAMES: readonly [RegExp, string][] = [
 
 /** Compact comparison form: letters and digits only, upper case, accents removed. */
 export function compactKey(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toUpperCase().replace(/[^A-Z0-9]+/g, '');
+  return fold(text).toUpperCase().replace(/[^A-Z0-9]+/g, '');
 }

@@ -4,6 +4,7 @@
 // "organic"-type qualifiers): the curated alias table, the exact INCI name, the
 // compact form of an INCI name, then synonyms from the CosDNA and curlsbot lists.
 // Guarantees: deterministic; returns a CosIng INCI name (upper case) or null.
+import { fold } from '../shared/text';
 import { CURATED_ALIASES, SPECIES_RENAMES, compactKey } from './aliases';
 
 export type JoinVia = 'alias' | 'inci' | 'synonym';
@@ -85,7 +86,7 @@ export class Joiner {
 }
 
 function exactKey(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toUpperCase().replace(/\s*\/\s*/g, '/').replace(/\s+/g, ' ').trim();
+  return fold(s).toUpperCase().replace(/\s*\/\s*/g, '/').replace(/\s+/g, ' ').trim();
 }
 
 const QUALIFIERS = /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
