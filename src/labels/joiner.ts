@@ -1,112 +1,289 @@
-// Joining printed ingredient names to CosIng INCI names. Tried in order, for each
+// Joining printed ingredient names to canonical ingredients. Tried in order, for each
 // form of the label text (as printed; US spellings; without parenthetical common
 // names; the CI number or name inside parentheses; each part of "A/B/C"; without
-// "organic"-type qualifiers): the curated alias table, the exact INCI name, the
-// compact form of an INCI name, then synonyms from the CosDNA and curlsbot lists.
-// Guarantees: deterministic; returns a CosIng INCI name (upper case) or null.
+// "organic"-type qualifiers): the alias table, the exact name, the compact form of a
+// name, then synonyms; last, the printed name without an inline common name.
+// Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
+// table, tolerant match); the same rules serve the sample pipeline (targets are CosIng
+// INCI names) and the served catalogue (targets are ingredient ords, src/catalogue/).
+import { Type, type Static } from '@sinclair/typebox';
 import { fold } from '../shared/text';
 import { CURATED_ALIASES, SPECIES_RENAMES, compactKey } from './aliases';
 
-export type JoinVia = 'alias' | 'inci' | 'synonym';
+/** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
+export const JoinHow = Type.Union([
+  Type.Literal('exact'),
+  Type.Literal('synonym'),
+  Type.Literal('alias'),
+  Type.Literal('tolerant'),
+  Type.Literal('none'),
+]);
+export type JoinHow = Static<typeof JoinHow>;
 
-export class Joiner {
-  private readonly exact = new Map<string, string>();
-  private readonly compact = new Map<string, string>();
-  private readonly curated = new Map<string, string>();
-  private readonly synonyms = new Map<string, string | null>();
-  /** Curated alias targets that are not CosIng names (reported, never used). */
-  readonly unknownAliasTargets: string[] = [];
+export interface Join<T> {
+  target: T;
+  how: Exclude<JoinHow, 'none'>;
+}
 
-  constructor(inciNames: readonly string[]) {
-    for (const n of [...inciNames].sort()) {
-      const u = n.toUpperCase();
-      if (!this.exact.has(exactKey(u))) this.exact.set(exactKey(u), u);
-      const c = compactKey(u);
-      if (!this.compact.has(c)) this.compact.set(c, u);
-    }
-    for (const [k, target] of Object.entries(CURATED_ALIASES)) {
-      if (this.exact.has(exactKey(target))) this.curated.set(compactKey(k), target);
-      else this.unknownAliasTargets.push(target);
-    }
+/** The lookup tables a joiner reads; keys are exactKey (exact) or compactKey (the others). */
+export class JoinIndex<T> {
+  readonly exact = new Map<string, T>();
+  readonly compact = new Map<string, T>();
+  readonly aliases = new Map<string, T>();
+  /** null: a synonym claimed by two targets, never used. */
+  readonly synonyms = new Map<string, T | null>();
+
+  /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
+  private readonly spelling = new Spelling();
+
+  /** A canonical name; the first target given a key keeps it. */
+  addName(name: string, target: T): void {
+    const e = exactKey(name);
+    if (!this.exact.has(e)) this.exact.set(e, target);
+    this.spelling.addWords(e);
+    const c = compactKey(name);
+    if (c !== '' && !this.compact.has(c)) this.compact.set(c, target);
   }
 
-  /** Add synonyms of an INCI name; a synonym claimed by two different names is dropped. */
-  addSynonyms(inci: string, names: readonly string[]): void {
-    for (const s of names) {
-      const c = compactKey(s);
-      if (c === '' || this.compact.has(c) || this.curated.has(c)) continue;
-      const prev = this.synonyms.get(c);
-      if (prev === undefined) this.synonyms.set(c, inci);
-      else if (prev !== inci) this.synonyms.set(c, null);
-    }
+  /** The exact key with each unknown word replaced by the one known word it is a misspelling of; null when nothing changed. */
+  respell(key: string): string | null {
+    return this.spelling.respell(key);
   }
 
-  /** The INCI name whose exact or compact form this text is, or null (aliases and synonyms not consulted). */
-  inciNamed(text: string): string | null {
-    return this.exact.get(exactKey(text)) ?? this.compact.get(compactKey(text)) ?? null;
+  /** An alias; the first target given a key keeps it. */
+  addAlias(text: string, target: T): void {
+    const c = compactKey(text);
+    if (c !== '' && !this.aliases.has(c)) this.aliases.set(c, target);
   }
 
-  /** The CosIng INCI name a printed name stands for, or null. */
-  match(label: string): string | null {
-    return this.matchVia(label)?.inci ?? null;
+  /** A synonym; ignored when it is a name or alias, dropped when two targets claim it. */
+  addSynonym(text: string, target: T): void {
+    const c = compactKey(text);
+    if (c === '' || this.compact.has(c) || this.aliases.has(c)) return;
+    const prev = this.synonyms.get(c);
+    if (prev === undefined) this.synonyms.set(c, target);
+    else if (prev !== target) this.synonyms.set(c, null);
   }
+}
 
-  matchVia(label: string): { inci: string; via: JoinVia } | null {
-    for (const f of forms(label)) {
+export class LabelJoiner<T> {
+  constructor(readonly index: JoinIndex<T>) {}
+
+  /** The target a printed name stands for and how it was found, or null. */
+  join(label: string): Join<T> | null {
+    const ix = this.index;
+    const all = forms(label);
+    for (let i = 0; i < all.length; i++) {
+      const f = all[i];
       const c = compactKey(f);
       if (c === '') continue;
-      const a = this.curated.get(c);
-      if (a !== undefined) return { inci: a, via: 'alias' };
-      const e = this.exact.get(exactKey(f)) ?? this.compact.get(c);
-      if (e !== undefined) return { inci: e, via: 'inci' };
-      const s = this.synonyms.get(c);
-      if (s !== undefined && s !== null) return { inci: s, via: 'synonym' };
+      const a = ix.aliases.get(c);
+      if (a !== undefined) return { target: a, how: 'alias' };
+      const e = ix.exact.get(exactKey(f));
+      if (e !== undefined) return { target: e, how: i === 0 ? 'exact' : 'tolerant' };
+      const k = ix.compact.get(c);
+      if (k !== undefined) return { target: k, how: 'tolerant' };
+      const s = ix.synonyms.get(c);
+      if (s !== undefined && s !== null) return { target: s, how: 'synonym' };
     }
-    return this.withoutCommonName(label);
+    return this.withoutCommonName(label) ?? this.respelled(all);
+  }
+
+  /** A form whose misspelt words (one letter missing, extra or changed) respelt give a name. */
+  private respelled(all: readonly string[]): Join<T> | null {
+    for (const f of all) {
+      const r = this.index.respell(exactKey(f));
+      if (r === null) continue;
+      const e = this.index.exact.get(r);
+      if (e !== undefined) return { target: e, how: 'tolerant' };
+    }
+    return null;
   }
 
   /**
    * Labels printed without punctuation ("cocos nucifera coconut oil") carry the
    * common name inline: drop one or two consecutive words after the first and
-   * accept the result only when it is exactly an INCI name of two words or more.
+   * accept the result only when it is exactly a name of two words or more.
    */
-  private withoutCommonName(label: string): { inci: string; via: JoinVia } | null {
+  private withoutCommonName(label: string): Join<T> | null {
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
-    if (w.length < 3 || /[/\\,]/.test(label)) return null;
+    if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return null;
     for (const n of [1, 2]) {
       for (let i = 1; i + n <= w.length; i++) {
         const rest = [...w.slice(0, i), ...w.slice(i + n)];
         if (rest.length < 2) continue;
-        const e = this.exact.get(exactKey(renameSpecies(rest.join(' '))));
-        if (e !== undefined) return { inci: e, via: 'inci' };
+        const e = this.index.exact.get(exactKey(renameSpecies(rest.join(' '))));
+        if (e !== undefined) return { target: e, how: 'tolerant' };
       }
     }
     return null;
   }
 }
 
-function exactKey(s: string): string {
-  return fold(s).toUpperCase().replace(/\s*\/\s*/g, '/').replace(/\s+/g, ' ').trim();
+/** Known words and their one-letter deletions (null: two words share that deletion). */
+class Spelling {
+  private readonly words = new Set<string>();
+  private readonly deletions = new Map<string, string | null>();
+
+  addWords(key: string): void {
+    for (const w of key.split(/[^A-Z]+/)) {
+      if (w.length < 6 || this.words.has(w)) continue;
+      this.words.add(w);
+      for (const d of deletionsOf(w)) {
+        const prev = this.deletions.get(d);
+        if (prev === undefined) this.deletions.set(d, w);
+        else if (prev !== w) this.deletions.set(d, null);
+      }
+    }
+  }
+
+  respell(key: string): string | null {
+    let changed = false;
+    const out = key.replace(/[A-Z]{6,}/g, (w) => {
+      const r = this.correct(w);
+      if (r !== w) changed = true;
+      return r;
+    });
+    return changed ? out : null;
+  }
+
+  /** The one known word w is a misspelling of, or w. */
+  private correct(w: string): string {
+    if (this.words.has(w)) return w;
+    const found = new Set<string>();
+    const missing = this.deletions.get(w); // a letter missing from w
+    if (missing) found.add(missing);
+    for (const d of deletionsOf(w)) {
+      if (this.words.has(d)) found.add(d); // a letter too many in w
+      const changed = this.deletions.get(d); // a letter changed in w
+      if (changed) found.add(changed);
+    }
+    return found.size === 1 ? [...found][0] : w;
+  }
 }
 
-const QUALIFIERS = /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
+function deletionsOf(w: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
+  return out;
+}
+
+export type JoinVia = 'alias' | 'inci' | 'synonym';
+
+/** The joiner of the sample pipeline: targets are CosIng INCI names (upper case), with the curated aliases. */
+export class Joiner extends LabelJoiner<string> {
+  /** Curated alias targets that are not CosIng names (reported, never used). */
+  readonly unknownAliasTargets: string[] = [];
+
+  constructor(inciNames: readonly string[]) {
+    super(new JoinIndex<string>());
+    for (const n of [...inciNames].sort()) this.index.addName(n, n.toUpperCase());
+    for (const [k, target] of Object.entries(CURATED_ALIASES)) {
+      if (this.index.exact.has(exactKey(target))) this.index.addAlias(k, target);
+      else this.unknownAliasTargets.push(target);
+    }
+  }
+
+  /** Add synonyms of an INCI name; a synonym claimed by two different names is dropped. */
+  addSynonyms(inci: string, names: readonly string[]): void {
+    for (const s of names) this.index.addSynonym(s, inci);
+  }
+
+  /** The INCI name whose exact or compact form this text is, or null (aliases and synonyms not consulted). */
+  inciNamed(text: string): string | null {
+    return this.index.exact.get(exactKey(text)) ?? this.index.compact.get(compactKey(text)) ?? null;
+  }
+
+  /** The CosIng INCI name a printed name stands for, or null. */
+  match(label: string): string | null {
+    return this.join(label)?.target ?? null;
+  }
+
+  /** match, with the pipeline's three join counters (exact and tolerant matches count as "inci"). */
+  matchVia(label: string): { inci: string; via: JoinVia } | null {
+    const j = this.join(label);
+    if (j === null) return null;
+    return { inci: j.target, via: j.how === 'alias' ? 'alias' : j.how === 'synonym' ? 'synonym' : 'inci' };
+  }
+}
+
+/** Exact comparison form: accents and case folded, spaces around slashes and runs of spaces removed. */
+export function exactKey(s: string): string {
+  return fold(s)
+    .toUpperCase()
+    .replace(/\s*\/\s*/g, '/')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const QUALIFIERS =
+  /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
 const CI = /\bC\.?\s?I\.?\s*(\d{5})\b/gi;
 
 /** The forms of a printed name tried in turn. */
 export function forms(label: string): string[] {
   const out: string[] = [];
-  const add = (s: string) => { const t = s.replace(/\s+/g, ' ').trim(); if (t !== '' && !out.includes(t)) out.push(t); };
-  const base = label.replace(/[*†‡]+/g, '').replace(/^[\[(]+|[\])]+$/g, (m) => (balanced(label) ? m : '')).trim();
+  const add = (s: string) => {
+    const t = s.replace(/\s+/g, ' ').trim();
+    if (t !== '' && !out.includes(t)) out.push(t);
+  };
+  const base = label
+    .replace(/[*†‡]+/g, '')
+    .replace(/^[[(]+|[\])]+$/g, (m) => (balanced(label) ? m : ''))
+    .trim();
   add(base);
-  const us = renameSpecies(base.replace(/\s*\d+(\.\d+)?\s*%/g, '')).replace(/sulphate/gi, 'sulfate').replace(/aluminium/gi, 'aluminum').replace(/sulphur/gi, 'sulfur').replace(/colour/gi, 'color');
+  const us = renameSpecies(
+    base
+      .replace(/\s*\d+(\.\d+)?\s*%/g, '')
+      .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
+      .replace(/^extracts? of /i, ''),
+  )
+    .replace(/sulphate/gi, 'sulfate')
+    .replace(/aluminium/gi, 'aluminum')
+    .replace(/sulphur/gi, 'sulfur')
+    .replace(/colour/gi, 'color');
   add(us);
   add(us.replace(QUALIFIERS, ''));
-  const noParens = us.replace(/\s*[\[(][^\])]*[\])]\s*/g, ' ');
+  const noParens = withoutGroups(us);
   add(noParens);
   add(noParens.replace(QUALIFIERS, ''));
   for (const m of us.matchAll(CI)) add(`CI ${m[1]}`);
-  for (const m of us.matchAll(/[\[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
-  for (const f of [us, noParens]) if (/[/\\]/.test(f)) for (const p of f.split(/[/\\]/)) { add(p); add(p.replace(QUALIFIERS, '')); }
+  for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
+  for (const g of topGroups(us)) {
+    add(g);
+    add(withoutGroups(g));
+  }
+  for (const f of [us, noParens]) {
+    if (!/[/\\]/.test(f)) continue;
+    for (const p of f.split(/[/\\]/)) {
+      add(p);
+      add(p.replace(QUALIFIERS, ''));
+    }
+  }
+  return out;
+}
+
+/** The text with every bracketed group removed, nested ones included. */
+function withoutGroups(s: string): string {
+  let out = s;
+  for (let prev = ''; prev !== out;) {
+    prev = out;
+    out = out.replace(/\s*[[(][^[\]()]*[\])]\s*/g, ' ');
+  }
+  return out;
+}
+
+/** The contents of the outermost bracketed groups ("A (B (C) D)" → "B (C) D"). */
+function topGroups(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '(' || c === '[') {
+      if (depth++ === 0) start = i + 1;
+    } else if ((c === ')' || c === ']') && depth > 0 && --depth === 0) out.push(s.slice(start, i));
+  }
   return out;
 }
 
@@ -118,6 +295,9 @@ function renameSpecies(s: string): string {
 
 function balanced(s: string): boolean {
   let d = 0;
-  for (const c of s) { if (c === '(' || c === '[') d++; else if (c === ')' || c === ']') d--; }
+  for (const c of s) {
+    if (c === '(' || c === '[') d++;
+    else if (c === ')' || c === ']') d--;
+  }
   return d === 0;
 }

@@ -1,73 +1,400 @@
-// Turning a raw ingredient text into label entries. Guarantees: entries keep
-// label order and their printed spelling; only obvious junk is removed (marketing
-// paragraphs before the list, disclaimers and footnotes after it, bullet and
-// footnote marks, the final full stop); a known junk cell yields no entries.
+// The label parser: one label's ingredient text as printed in, its entries in label
+// order out. Guarantees: never throws; every entry keeps its printed spelling
+// (whitespace collapsed, bullets, footnote marks and a closing full stop removed); a
+// header, a marketing sentence, a footnote or a disclaimer never becomes an entry —
+// such text is returned in `notes`, so nothing is dropped silently; entries after a
+// "May contain" / "+/-" marker are kept and marked; several lists under headers (kits,
+// shade ranges) come back as sections, and `mergeSections` is the one rule that makes
+// them one product's list (docs/labels.md).
+import { Type, type Static } from '@sinclair/typebox';
+import { compactKey } from './aliases';
+
+export const LabelEntry = Type.Object({
+  label_name: Type.String({ description: 'The entry as printed (trimmed).' }),
+  concentration: Type.Union([Type.Number(), Type.Null()], { description: 'Percent stated on the label, or null.' }),
+  may_contain: Type.Boolean({ description: 'True in a "May contain" / "+/-" colour section.' }),
+});
+export type LabelEntry = Static<typeof LabelEntry>;
+
+export interface LabelSection {
+  /** The header printed before this list (kits, shade ranges), or null. */
+  header: string | null;
+  entries: LabelEntry[];
+}
+
+export interface ParsedLabel {
+  sections: LabelSection[];
+  /** Text that is not an entry: marketing sentences, footnotes, disclaimers, empty headers. */
+  notes: string[];
+}
 
 /** Whole cells that are not ingredient lists. */
-const JUNK_CELL = /^(no info|visit the .* boutique|#name\?|n\/a|none)\.?$/i;
+const JUNK_CELL = /^(no info|visit the .* boutique|#name\?|n\/a|none|-)\.?$/i;
 /** Marketing claims that some pages print as list items. */
-const CLAIM_ENTRY = /(^free of\b|\b[a-z]+-free$|\bsustainably\b|\bindependently tested\b|\bformulated with\b|\bnon-gmo\b|\bingredients from organic farming\b)/i;
+const CLAIM_ENTRY =
+  /(^free of\b|\b[a-z]+-free$|\bsustainably\b|\bindependently tested\b|\bformulated with(out)?\b|\bnon-gmo\b|\bingredients from organic farming\b|^n[º°o]\.? ?\d)/i;
 /** Sentences that end a list and are not ingredients. */
-const DISCLAIMER = /(please be aware|ingredient lists? (may|are subject to) change|certified organic|clean at sephora|this product is|\bis free of\b|for the most (complete|current|up-to-date)|we are unable to)/i;
+const DISCLAIMER =
+  /(please be aware|ingredient lists? (may|are subject to) change|certified organic|clean at sephora|this product is|\bis free of\b|for the most (complete|current|up-to-date)|we are unable to|refer to the (ingredient list|product packaging))/i;
+/** Prefixes that announce the list ("Ingredients:"). */
+const LIST_PREFIX =
+  /^(full |key )?(ingredients?( list)?|ingr[ée]dients|inci|composition|active ingredients?|inactive ingredients?|other ingredients)\s*[:\-–—]\s*/i;
+/** Markers that open a "may contain" colour section, with any brackets and colon. */
+const MAY_CONTAIN =
+  /^[[(]?\s*(may contain|peut contenir|puede contener|kann enthalten|\+\s*\/\s*-|±)\s*[\])]?\s*([[(]\s*(\+\s*\/\s*-|may contain)\s*[\])])?\s*[:\-–—]?\s*/i;
+/** Function words of marketing prose; INCI names do not use them. */
+const PROSE_WORDS = new Set([
+  'the',
+  'to',
+  'your',
+  'helps',
+  'help',
+  'is',
+  'are',
+  'that',
+  'this',
+  'skin',
+  'away',
+  'while',
+  'it',
+  'you',
+  'our',
+  'which',
+  'be',
+  'can',
+  'will',
+  'for',
+  'and',
+  'with',
+  'a',
+  'an',
+  'in',
+  'on',
+  'from',
+  'into',
+  'without',
+]);
+/** Words whose full stop belongs to the name ("Alcohol Denat."). */
+const ABBREVIATION = /\b(denat|ext|no|vit|var|ssp|subsp|spp|sp|st|co|inc|ltd)\.$/i;
+const BULLET = /^[-•·–—*+†‡^~>\s]+/;
+const PERCENT = /(\d+(?:[.,]\d+)?)\s*%/g;
 
-/** The INCI list paragraph of a product page text (the Knowledge-Graph Sephora files). */
+/** Parses one label text. */
+export function parseLabel(text: string): ParsedLabel {
+  const out: ParsedLabel = { sections: [], notes: [] };
+  const t = normalise(text);
+  if (t === '' || JUNK_CELL.test(t)) return out;
+  const lines = unwrap(
+    t
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  );
+  const state: State = { out, section: null, pendingHeaders: [], may: false };
+  lines.forEach((line, i) => readLine(state, line, lines[i - 1], nextListLike(lines, i)));
+  if (state.pendingHeaders.length > 0) out.notes.push(...state.pendingHeaders);
+  for (const s of out.sections) if (s.entries.length === 0 && s.header !== null) out.notes.push(s.header);
+  out.sections = out.sections.filter((s) => s.entries.length > 0);
+  return out;
+}
+
+/** The entries of a label in label order: every section's, duplicates kept (see mergeSections). */
+export function allEntries(parsed: ParsedLabel): LabelEntry[] {
+  return parsed.sections.flatMap((s) => s.entries);
+}
+
+/**
+ * One product's list from several sections (kits, shade ranges): the union in
+ * first-seen label order; an entry is left out when an earlier kept entry has the
+ * same key (default: the compact form of its printed name; an importer may pass the
+ * joined ingredient). A single section is returned as it is.
+ */
+export function mergeSections(
+  sections: readonly LabelSection[],
+  key: (e: LabelEntry) => string = (e) => compactKey(e.label_name) || e.label_name,
+): LabelEntry[] {
+  if (sections.length === 1) return sections[0].entries;
+  const seen = new Set<string>();
+  const merged: LabelEntry[] = [];
+  for (const s of sections) {
+    for (const e of s.entries) {
+      const k = key(e);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      merged.push(e);
+    }
+  }
+  return merged;
+}
+
+/** Printed names of one product's list (mergeSections of parseLabel): what the sample pipeline keeps. */
+export function labelEntries(text: string): string[] {
+  return mergeSections(parseLabel(text).sections).map((e) => e.label_name);
+}
+
+/** The INCI list paragraph of a product page text: kept for callers that want only the last list. */
 export function listParagraph(text: string): string {
-  const paras = text.replace(/\r\n?/g, '\n').split(/\n\s*\n|\n(?=-)/).map((p) => p.trim()).filter((p) => p !== '');
+  const paras = text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n|\n(?=-)/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const lists = paras.filter((p) => !p.startsWith('-') && !/^please be aware/i.test(p));
   if (lists.length === 0) return '';
-  // The list is the last paragraph that reads as a comma-separated list.
   for (let i = lists.length - 1; i >= 0; i--) if (lists[i].split(',').length >= 3) return lists[i];
   return lists[lists.length - 1];
 }
 
-/** Split on commas outside parentheses/brackets and not between digits (1,2-Hexanediol). */
+/** Split on commas and semicolons outside parentheses/brackets and not inside locants (1,2-Hexanediol). */
 export function splitList(text: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let cur = '';
+  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if ((c === ')' || c === ']') && depth > 0) depth--;
-    if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && /\d/.test(text[i - 1] ?? '') && /^ ?\d+-|^\d/.test(text.slice(i + 1, i + 8)))) {
-      out.push(cur); cur = ''; continue;
+    else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) {
+      out.push(text.slice(start, i));
+      start = i + 1;
     }
-    cur += c;
   }
-  out.push(cur);
+  out.push(text.slice(start));
   return out;
 }
 
-/** Clean one entry of obvious junk; '' when nothing printable is left. */
-export function cleanEntry(raw: string, last: boolean): string {
-  let s = raw.replace(/[\u00ad\u200b\ufeff]/g, '').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^(ingredients|inci|active ingredients?|inactive ingredients?|other ingredients)\s*:\s*/i, '');
-  s = s.replace(/^\[?\s*(may contain|peut contenir|\+\/-)[^:\]]*[:\]]\s*/i, '').replace(/^\[?\+\/-\]?\s*/, '');
-  const colon = s.lastIndexOf(': ');
-  if (colon >= 0 && colon < s.length - 2) s = s.slice(colon + 2);
-  s = s.replace(/^[-•·*+†‡^~\s]+/, '').replace(/[*†‡^~]+$/, '').trim();
-  if (last) s = s.replace(/\.+$/, '').trim();
-  s = s.replace(/[*†‡^~]+$/, '').trim();
+interface State {
+  out: ParsedLabel;
+  section: LabelSection | null;
+  pendingHeaders: string[];
+  may: boolean;
+}
+
+function normalise(text: string): string {
+  return String(text)
+    .replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n')
+    .replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
+    .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/g, ' ')
+    .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
+    .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\u2028|\u2029/g, '\n')
+    .trim();
+}
+
+/** Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…", "Sodium" + "Hydroxide, …"). */
+function unwrap(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    const prev = out[out.length - 1];
+    if (
+      prev !== undefined &&
+      separators(prev) >= 1 &&
+      separators(l) >= 1 &&
+      !/[,;.:]$/.test(prev) &&
+      !/^[^,]*:/.test(l)
+    ) {
+      out[out.length - 1] = prev.endsWith('-') ? prev + l : `${prev} ${l}`;
+    } else out.push(l);
+  }
+  return out;
+}
+
+function isLocant(text: string, i: number): boolean {
+  return /\d/.test(text[i - 1] ?? '') && /^ ?\d+-|^\d/.test(text.slice(i + 1, i + 8));
+}
+
+/** Separators at depth 0 in a line. */
+function separators(line: string): number {
+  return splitList(line).length - 1;
+}
+
+/** True when line i+1 (skipping notes) is a list line: a header without a colon must precede one. */
+function nextListLike(lines: readonly string[], i: number): boolean {
+  for (let j = i + 1; j < lines.length; j++) {
+    if (isNoteLine(lines[j])) continue;
+    return separators(lines[j]) >= 1;
+  }
+  return false;
+}
+
+function isNoteLine(whole: string): boolean {
+  if (/^[*†‡]/.test(whole) && separators(whole) < 2) return true; // footnote
+  const d = DISCLAIMER.exec(whole);
+  const line = d ? whole.slice(0, d.index) : whole; // the disclaimer itself is cut off later
+  if (d && separators(line) < 1) return true;
+  if (/^[-•·>]\s*[^:]{1,200}:\s/.test(line)) return true; // "-Sunflower Seed Cake, Barley Extract: help strengthen…"
+  if (/^[-•·>]/.test(line) && CLAIM_ENTRY.test(line.replace(BULLET, '').replace(/\.$/, ''))) return true;
+  return separators(line) < 2 ? isProse(line) : proseShare(line) >= 0.12;
+}
+
+/** Marketing prose: four words or more, two of them function words. */
+function isProse(text: string): boolean {
+  const w = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  return w.length >= 4 && proseCount(w) >= 2;
+}
+
+/** Share of function words in a line of three of them or more (0 otherwise): a paragraph with commas. */
+function proseShare(text: string): number {
+  const w = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  const n = proseCount(w);
+  return n >= 3 ? n / w.length : 0;
+}
+
+function proseCount(words: readonly string[]): number {
+  let n = 0;
+  for (const x of words) if (PROSE_WORDS.has(x)) n++;
+  return n;
+}
+
+/** Has a word that begins in lower case after the first (sentence case, not an INCI name). */
+function sentenceCase(text: string): boolean {
+  return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
+}
+
+function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): void {
+  let line = raw;
+  if (isNoteLine(line)) return void st.out.notes.push(line);
+  // A disclaimer ends the line's list.
+  const d = DISCLAIMER.exec(line);
+  if (d) {
+    st.out.notes.push(line.slice(d.index).trim());
+    line = line.slice(0, d.index).trim();
+  }
+  // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
+  const foot = /\.\s*[*†‡]/.exec(line);
+  if (foot) {
+    st.out.notes.push(line.slice(foot.index + 1).trim());
+    line = line.slice(0, foot.index + 1);
+  }
+  line = line.replace(LIST_PREFIX, '');
+  // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
+  const named = /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line);
+  if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
+    st.pendingHeaders.push(named[1].trim());
+    line = line.slice(named[0].length);
+  }
+  if (line === '') return;
+  const seps = separators(line);
+  // "Header:" alone on its line.
+  if (seps === 0 && /:$/.test(line) && line.length <= 120) {
+    const h = line.replace(/:$/, '').replace(BULLET, '').trim();
+    if (MAY_CONTAIN.test(h + ':')) return void (st.may = true);
+    return void st.pendingHeaders.push(h);
+  }
+  // "Name: what it does." (no list after the colon) is marketing; "Shade: Sunset Glow" before a list is a header.
+  const colon = /^([^,:()]{1,80}):\s+(.+)$/.exec(line);
+  if (seps === 0 && colon && !MAY_CONTAIN.test(line)) {
+    if (sentenceCase(colon[2]) || isProse(colon[2])) return void st.out.notes.push(line);
+    if (nextIsList) return void st.pendingHeaders.push(line);
+  }
+  // A short line without separators right before a list, not continuing one, is a header ("Shade 238").
+  if (
+    seps === 0 &&
+    nextIsList &&
+    line.length <= 60 &&
+    !/[,;]$/.test(prev ?? '') &&
+    !/[.,;]$/.test(line) &&
+    !MAY_CONTAIN.test(line)
+  ) {
+    return void st.pendingHeaders.push(line);
+  }
+  readList(st, line);
+}
+
+function openSection(st: State, header: string | null): LabelSection {
+  const s: LabelSection = { header, entries: [] };
+  st.out.sections.push(s);
+  st.section = s;
+  st.may = false;
+  return s;
+}
+
+function readList(st: State, line: string): void {
+  // ". May contain" and ". +/-" go on the list in a new colour section.
+  const text = line
+    .replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ')
+    .replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ')
+    .replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
+  for (const part of splitList(text)) readPart(st, part);
+}
+
+function readPart(st: State, raw: string): void {
+  let s = raw.replace(/\s+/g, ' ').trim();
+  if (s === '') return;
+  s = s.replace(LIST_PREFIX, '');
+  // "[+/- CI 77891, CI 77491]": every entry inside is a may-contain entry; the section goes on after it.
+  const bracket = /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\.?$/i.exec(s);
+  if (bracket) {
+    const section = current(st);
+    const may = st.may;
+    st.may = true;
+    for (const p of splitList(bracket[2])) readPart(st, p);
+    st.may = may;
+    st.section = section;
+    return;
+  }
+  const m = MAY_CONTAIN.exec(s);
+  if (m && m[0].trim() !== '') {
+    current(st);
+    st.may = true;
+    s = s.slice(m[0].length);
+  } else {
+    // "Capri Eau de Parfum: Alcohol Denat." — a header inside the list starts a new section.
+    const colon = /^([^:()]{1,80}?):\s+(\S.*)$/.exec(s);
+    if (colon) {
+      if (isProse(colon[2]) || sentenceCase(colon[2])) return void st.out.notes.push(s);
+      st.pendingHeaders.push(colon[1].replace(BULLET, '').trim());
+      openSection(st, takeHeaders(st));
+      s = colon[2];
+    }
+  }
+  const name = cleanName(s);
+  if (name === '') return;
+  if (CLAIM_ENTRY.test(name) || (DISCLAIMER.test(name) && name.length > 40) || isProse(name))
+    return void st.out.notes.push(name);
+  current(st).entries.push({ label_name: name, concentration: concentrationOf(name), may_contain: st.may });
+}
+
+/** The section entries go to: a new one when headers are waiting. */
+function current(st: State): LabelSection {
+  if (st.pendingHeaders.length > 0) return openSection(st, takeHeaders(st));
+  return st.section ?? openSection(st, null);
+}
+
+function takeHeaders(st: State): string {
+  const h = st.pendingHeaders.join(': ');
+  st.pendingHeaders = [];
+  return h;
+}
+
+/** An entry without bullets, footnote marks and closing full stop; '' when nothing printable is left. */
+function cleanName(raw: string): string {
+  let s = raw
+    .replace(BULLET, '')
+    .replace(/[*†‡¹²³⁺^~]+$/, '')
+    .replace(/^["']+|["']+$/g, '')
+    .trim();
+  if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
+  s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
+  if (s.length > 1 && /^\(.*\)$/.test(s) && !/\)\s*\S.*\(/.test(s.slice(1, -1))) s = s.slice(1, -1).trim();
+  s = s
+    .replace(/^\((?=[^)]*$)/, '')
+    .replace(/(?<=^[^(]*)\)$/, '')
+    .trim();
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
 }
 
-/** Label entries of an INCI list text, in order. */
-export function labelEntries(text: string): string[] {
-  let t = text.replace(/\r\n?/g, '\n').trim();
-  if (t === '' || JUNK_CELL.test(t)) return [];
-  // A disclaimer ends the list: keep what precedes it.
-  const d = DISCLAIMER.exec(t);
-  if (d) t = t.slice(0, d.index);
-  // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
-  const foot = /\.\s*\*/.exec(t);
-  if (foot) t = t.slice(0, foot.index + 1);
-  t = t.replace(/\n+/g, ' ');
-  const parts = splitList(t);
-  const out: string[] = [];
-  parts.forEach((p, i) => {
-    if ((DISCLAIMER.test(p) && p.length > 40) || CLAIM_ENTRY.test(p.trim().replace(/\.$/, ''))) return;
-    const e = cleanEntry(p, i === parts.length - 1);
-    if (e !== '') out.push(e);
-  });
-  return out;
+/** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */
+function concentrationOf(name: string): number | null {
+  const all = [...name.matchAll(PERCENT)];
+  if (all.length !== 1) return null;
+  const v = Number(all[0][1].replace(',', '.'));
+  return v > 0 && v <= 100 ? v : null;
 }

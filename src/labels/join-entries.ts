@@ -1,0 +1,30 @@
+// Joining a parsed label's entries, in label order. Guarantees: one result per entry
+// kept, in label order; two neighbouring entries that join to nothing on their own
+// but together spell a name ("Ethylhexyl, Methoxycinnamate" — a comma printed inside a
+// name) become one entry, printed as both; nothing else is merged or dropped.
+import type { LabelEntry } from './parser';
+import type { Join, LabelJoiner } from './joiner';
+
+export interface JoinedEntry<T> extends LabelEntry {
+  join: Join<T> | null;
+}
+
+export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoiner<T>): JoinedEntry<T>[] {
+  const out: JoinedEntry<T>[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const join = joiner.join(e.label_name);
+    const next = entries[i + 1];
+    if (join === null && next !== undefined && next.may_contain === e.may_contain) {
+      const both = `${e.label_name}, ${next.label_name}`;
+      const pair = joiner.join(next.label_name) === null ? joiner.join(both) : null;
+      if (pair !== null) {
+        out.push({ ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair });
+        i++;
+        continue;
+      }
+    }
+    out.push({ ...e, join });
+  }
+  return out;
+}

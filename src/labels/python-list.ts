@@ -1,0 +1,31 @@
+// Label text kept as a Python list literal in a string ("['Water, Glycerin', 'Shampoo:']",
+// the Sephora product_info export). Guarantees: returns the parts joined by line breaks
+// (each part is one printed line for the parser), or null when the text is not such a
+// literal; never throws.
+
+/** The parts of a Python list-of-strings literal joined by "\n", or null. */
+export function pythonListText(cell: string): string | null {
+  const t = cell.trim();
+  if (!t.startsWith('[') || !t.endsWith(']')) return null;
+  const parts: string[] = [];
+  let i = 1;
+  for (;;) {
+    while (i < t.length && /[\s,]/.test(t[i])) i++;
+    if (i >= t.length - 1) break;
+    const q = t[i];
+    if (q !== "'" && q !== '"') return null;
+    let s = '';
+    for (i++; i < t.length && t[i] !== q; i++) {
+      if (t[i] === '\\' && i + 1 < t.length) s += unescape(t[++i]);
+      else s += t[i];
+    }
+    if (i >= t.length) return null;
+    parts.push(s);
+    i++;
+  }
+  return parts.join('\n');
+}
+
+function unescape(c: string): string {
+  return c === 'n' ? '\n' : c === 't' ? '\t' : c;
+}

@@ -1,0 +1,400 @@
+// The label parser and joiner (src/labels/) on real, messy label strings from the raw
+// sources (Sephora product_info and skincare pages, curlsbot), one test per rule, and
+// property tests: parsing never throws, entries and joins keep label order.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { allEntries, labelEntries, mergeSections, parseLabel, type LabelEntry } from '../src/labels/parser';
+import { JoinIndex, Joiner, LabelJoiner } from '../src/labels/joiner';
+import { joinEntries } from '../src/labels/join-entries';
+import { pythonListText } from '../src/labels/python-list';
+
+const names = (text: string) => allEntries(parseLabel(text)).map((e) => e.label_name);
+const entry = (label_name: string, concentration: number | null = null, may_contain = false): LabelEntry => ({
+  label_name,
+  concentration,
+  may_contain,
+});
+
+test('separators inside parentheses do not split; slash translations stay one entry; 1,2-Hexanediol is one name', () => {
+  assert.deepEqual(
+    names('Water (Aqua, Eau), Iron Oxides (CI 77491, CI 77492), Water/Aqua/Eau, 1,2-Hexanediol, 1, 2-Hexanediol'),
+    ['Water (Aqua, Eau)', 'Iron Oxides (CI 77491, CI 77492)', 'Water/Aqua/Eau', '1,2-Hexanediol', '1, 2-Hexanediol'],
+  );
+});
+
+test('"Ingredients:" prefixes, trailing periods, doubled separators, line breaks and typographic quotes', () => {
+  assert.deepEqual(names('Ingredients: “Aqua”, glycerin,, DIMETHICONE;\nTocopherol.'), [
+    'Aqua',
+    'glycerin',
+    'DIMETHICONE',
+    'Tocopherol',
+  ]);
+  // The full stop of "Alcohol Denat." is part of the name and is kept.
+  assert.deepEqual(names('Alcohol Denat., Parfum (Fragrance), Aqua (Water), Alcohol Denat.'), [
+    'Alcohol Denat.',
+    'Parfum (Fragrance)',
+    'Aqua (Water)',
+    'Alcohol Denat.',
+  ]);
+  // Typographic dashes and no-break spaces are read as their plain forms.
+  assert.deepEqual(names('Water,\u00a0PEG\u2011100 Stearate, C12\u201315 Alkyl Benzoate'), [
+    'Water',
+    'PEG-100 Stearate',
+    'C12-15 Alkyl Benzoate',
+  ]);
+});
+
+test('footnote marks are removed from entries and footnote sentences never become entries', () => {
+  const p = parseLabel(
+    'Aloe Barbadensis Leaf Juice*, Glycerin**, Tocopherol†. *Certified Organic Ingredient **Natural origin',
+  );
+  assert.deepEqual(
+    allEntries(p).map((e) => e.label_name),
+    ['Aloe Barbadensis Leaf Juice', 'Glycerin', 'Tocopherol'],
+  );
+  assert.ok(p.notes.some((n) => /Certified Organic/.test(n)));
+  assert.deepEqual(names('Water, Cocos Nucifera (Coconut) Oil*\n*Organic'), ['Water', 'Cocos Nucifera (Coconut) Oil']);
+});
+
+test('"May contain" and "+/-" colour sections are kept and marked', () => {
+  // Sephora product_info, "Gemini Eyeshadow Palette 2".
+  const p = parseLabel(
+    'Bela: Zinc Stearate, Mica, Silica, Phenoxyethanol. May Contain: Titanium Dioxide(Ci 77891), Iron Oxides (Ci 77491), Red 40 Lake (Ci 16035)',
+  );
+  assert.deepEqual(
+    p.sections.map((s) => s.header),
+    ['Bela'],
+  );
+  assert.deepEqual(
+    p.sections[0].entries.map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Zinc Stearate', false],
+      ['Mica', false],
+      ['Silica', false],
+      ['Phenoxyethanol', false],
+      ['Titanium Dioxide(Ci 77891)', true],
+      ['Iron Oxides (Ci 77491)', true],
+      ['Red 40 Lake (Ci 16035)', true],
+    ],
+  );
+  const bracket = allEntries(parseLabel('Water, Glycerin [+/- CI 77891, CI 77491], Dimethicone'));
+  assert.deepEqual(
+    bracket.map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Water', false],
+      ['Glycerin', false],
+      ['CI 77891', true],
+      ['CI 77491', true],
+      ['Dimethicone', false],
+    ],
+  );
+  const plusMinus = allEntries(
+    parseLabel('Silica. May Contain (+/-): Yellow 5 Lake (Ci 19140), Titanium Dioxide (Ci 77891)'),
+  );
+  assert.deepEqual(
+    plusMinus.map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Silica', false],
+      ['Yellow 5 Lake (Ci 19140)', true],
+      ['Titanium Dioxide (Ci 77891)', true],
+    ],
+  );
+  assert.deepEqual(
+    allEntries(parseLabel('Mica, +/- CI 77891, CI 77491')).map((e) => e.may_contain),
+    [false, true, true],
+  );
+});
+
+test('CI colour codes are entries of their own', () => {
+  assert.deepEqual(names('Talc, Ci 77891 (Titanium Dioxide), CI 77491, C.I. 77499'), [
+    'Talc',
+    'Ci 77891 (Titanium Dioxide)',
+    'CI 77491',
+    'C.I. 77499',
+  ]);
+});
+
+test('kits and shade ranges: several lists under headers become sections; merged by first-seen union', () => {
+  // Sephora product_info, "GRO Revitalizing Shampoo and Conditioner Set" (as the python list's lines).
+  const text = pythonListText(
+    "['Shampoo:', 'Water, Cocamidopropyl Betaine, Fragrance, Phenoxyethanol', 'Conditioner:', 'Water, Cetearyl Alcohol, Phenoxyethanol, Fragrance.']",
+  );
+  assert.ok(text !== null);
+  const p = parseLabel(text);
+  assert.deepEqual(
+    p.sections.map((s) => [s.header, s.entries.length]),
+    [
+      ['Shampoo', 4],
+      ['Conditioner', 4],
+    ],
+  );
+  assert.deepEqual(
+    mergeSections(p.sections).map((e) => e.label_name),
+    ['Water', 'Cocamidopropyl Betaine', 'Fragrance', 'Phenoxyethanol', 'Cetearyl Alcohol'],
+  );
+  assert.deepEqual(labelEntries(text), [
+    'Water',
+    'Cocamidopropyl Betaine',
+    'Fragrance',
+    'Phenoxyethanol',
+    'Cetearyl Alcohol',
+  ]);
+  // Headers without a colon right before a list ("Glam Eyeshadow Palette" shades), and "Step 1:" under a product header.
+  const shades = parseLabel('Shade 238\nTalc, Mica, Silica\nFascination\nMica, Talc, Dimethicone.');
+  assert.deepEqual(
+    shades.sections.map((s) => s.header),
+    ['Shade 238', 'Fascination'],
+  );
+  const steps = parseLabel(
+    'Alpha Beta Universal Daily Peel:\nStep 1:\nWater, Glycolic Acid, Salicylic Acid*,\nStep 2:\nWater, Retinol, Glycerin',
+  );
+  assert.deepEqual(
+    steps.sections.map((s) => s.header),
+    ['Alpha Beta Universal Daily Peel: Step 1', 'Step 2'],
+  );
+  // A header inline ("Capri Eau de Parfum: Alcohol Denat., …").
+  const inline = parseLabel(
+    'Capri Eau de Parfum: Alcohol Denat., Parfum (Fragrance), Aqua (Water)\nCapri Body Lotion: Water, Glycerin, Parfum',
+  );
+  assert.deepEqual(
+    inline.sections.map((s) => [s.header, s.entries[0].label_name]),
+    [
+      ['Capri Eau de Parfum', 'Alcohol Denat.'],
+      ['Capri Body Lotion', 'Water'],
+    ],
+  );
+  for (const s of [...p.sections, ...shades.sections, ...steps.sections, ...inline.sections]) {
+    for (const e of s.entries)
+      assert.ok(!/shampoo|conditioner|shade|fascination|step|capri/i.test(e.label_name), e.label_name);
+  }
+});
+
+test('marketing sentences before the list and disclaimers after it never become entries', () => {
+  // Sephora skincare page text (cosdna-kg).
+  const text =
+    '-Sunflower Seed Cake, Barley Extract and Cucumber Fruit Extract: Help strengthen skin’s barrier, improve its resiliency, and balance and retain skin’s moisture levels.\n' +
+    '-Hyaluronic Acid: hydrates.\n\nWater\\Aqua\\Eau, Glycerin, Petrolatum, Urea.\n\nPlease be aware that ingredient lists may change or vary from time to time.';
+  const p = parseLabel(text);
+  assert.deepEqual(
+    allEntries(p).map((e) => e.label_name),
+    ['Water\\Aqua\\Eau', 'Glycerin', 'Petrolatum', 'Urea'],
+  );
+  assert.equal(p.notes.length, 3);
+  assert.deepEqual(names('Milk Oil: Helps melt makeup and cleanse away impurities.\nWater, Glycerin'), [
+    'Water',
+    'Glycerin',
+  ]);
+  assert.deepEqual(
+    names('At Jack Black, we’re a small team with a big entrepreneurial spirit, and we listened to what they wanted.'),
+    [],
+  );
+  assert.deepEqual(
+    names('Water, Glycerin, Sodium Benzoate. Clean at Sephora is formulated without parabens, sulfates SLS and SLES.'),
+    ['Water', 'Glycerin', 'Sodium Benzoate'],
+  );
+});
+
+test('concentrations stated on the label are read; entries keep their printed form', () => {
+  const e = allEntries(
+    parseLabel(
+      'Active Ingredients: Avobenzone 3%, Octocrylene 2.70%. Inactive Ingredients: Water, Niacinamide (10%), Retinol 0,5%, Zinc PCA',
+    ),
+  );
+  assert.deepEqual(
+    e.map((x) => [x.label_name, x.concentration]),
+    [
+      ['Avobenzone 3%', 3],
+      ['Octocrylene 2.70%', 2.7],
+      ['Water', null],
+      ['Niacinamide (10%)', 10],
+      ['Retinol 0,5%', 0.5],
+      ['Zinc PCA', null],
+    ],
+  );
+});
+
+test('lines wrapped inside a name are joined; HTML left in the text is removed; junk cells give nothing', () => {
+  assert.deepEqual(
+    names('Tocopherol, Hexadecene, Pentaerythrityl Tetra-Di-\nT-Butyl Hydroxyhydrocinnamate, Flavor (Aroma)'),
+    ['Tocopherol', 'Hexadecene', 'Pentaerythrityl Tetra-Di-T-Butyl Hydroxyhydrocinnamate', 'Flavor (Aroma)'],
+  );
+  assert.deepEqual(names('Polysorbate 20, Sodium\nHydroxide, Sodium Phosphate'), [
+    'Polysorbate 20',
+    'Sodium Hydroxide',
+    'Sodium Phosphate',
+  ]);
+  assert.deepEqual(names('Methylisothiazolinone, Titanium Dioxide (Ci 77891) &lt;ILN46335&gt;'), [
+    'Methylisothiazolinone',
+    'Titanium Dioxide (Ci 77891)',
+  ]);
+  for (const junk of ['No Info', 'Visit the Dior boutique', '#NAME?', '', '   '])
+    assert.deepEqual(parseLabel(junk), { sections: [], notes: [] });
+});
+
+test('mixed case, accents and the python-list form of the Sephora export', () => {
+  assert.deepEqual(names('AQUA, glycérine, Huile Minérale'), ['AQUA', 'glycérine', 'Huile Minérale']);
+  assert.equal(
+    pythonListText('[\'Water, Glycerin\', "Shea (Butyrospermum Parkii) Butter, Parfum"]'),
+    'Water, Glycerin\nShea (Butyrospermum Parkii) Butter, Parfum',
+  );
+  assert.equal(pythonListText('Water, Glycerin'), null);
+  assert.equal(pythonListText("['unterminated"), null);
+});
+
+const joiner = new Joiner([
+  'AQUA',
+  'PARFUM',
+  'GLYCERIN',
+  'ETHYLHEXYL METHOXYCINNAMATE',
+  'ETHYLHEXYLGLYCERIN',
+  'CANDELILLA CERA',
+  'CI 77891',
+  'NIACINAMIDE',
+  'ALCOHOL DENAT.',
+  'LINALOOL',
+]);
+joiner.addSynonyms('GLYCERIN', ['Glycerol']);
+
+test('joins say how they were made: exact name, alias table, synonym, tolerant match, none', () => {
+  const how = (l: string) => {
+    const j = joiner.join(l);
+    return j === null ? null : [j.target, j.how];
+  };
+  assert.deepEqual(how('Niacinamide'), ['NIACINAMIDE', 'exact']);
+  assert.deepEqual(how('Water/Aqua/Eau'), ['AQUA', 'alias']);
+  assert.deepEqual(how('Fragrance'), ['PARFUM', 'alias']);
+  assert.deepEqual(how('Glycerol'), ['GLYCERIN', 'alias']);
+  joiner.addSynonyms('LINALOOL', ['Linalyl-ol Natural']);
+  assert.deepEqual(how('Linalyl-ol Natural'), ['LINALOOL', 'synonym']);
+  assert.deepEqual(how('Niacinamide (10%)'), ['NIACINAMIDE', 'tolerant']);
+  assert.deepEqual(how('Titanium Dioxide (CI 77891)'), ['CI 77891', 'tolerant']);
+  assert.deepEqual(how('Linalool 78-70-6'), ['LINALOOL', 'tolerant']); // a CAS number printed after the name
+  assert.deepEqual(how('Ethylhexyglycerin'), ['ETHYLHEXYLGLYCERIN', 'tolerant']); // one letter missing
+  assert.deepEqual(how('Candelilla Cera (Euphorbia Cerifera (Candelilla) Wax)'), ['CANDELILLA CERA', 'tolerant']); // nested parentheses
+  assert.equal(how('Unobtainium Extract'), null);
+  assert.equal(joiner.matchVia('Niacinamide (10%)')?.via, 'inci');
+});
+
+test('a name printed with a comma inside joins as one entry; nothing else is merged', () => {
+  const joined = joinEntries(
+    [entry('Water'), entry('Ethylhexyl'), entry('Methoxycinnamate'), entry('Unobtainium'), entry('Glycerin')],
+    joiner,
+  );
+  assert.deepEqual(
+    joined.map((e) => [e.label_name, e.join?.target ?? null]),
+    [
+      ['Water', 'AQUA'],
+      ['Ethylhexyl, Methoxycinnamate', 'ETHYLHEXYL METHOXYCINNAMATE'],
+      ['Unobtainium', null],
+      ['Glycerin', 'GLYCERIN'],
+    ],
+  );
+});
+
+test('a joiner over any target (the served catalogue joins to ingredient ords)', () => {
+  const ix = new JoinIndex<number>();
+  ix.addName('Aqua', 0);
+  ix.addName('Sodium Laureth Sulfate', 1);
+  ix.addAlias('Water', 0);
+  ix.addSynonym('SLES', 1);
+  ix.addSynonym('Shared', 0);
+  ix.addSynonym('Shared', 1);
+  const j = new LabelJoiner(ix);
+  assert.deepEqual(j.join('Water (Aqua)'), { target: 0, how: 'alias' });
+  assert.deepEqual(j.join('sodium laureth sulphate'), { target: 1, how: 'tolerant' });
+  assert.deepEqual(j.join('SLES'), { target: 1, how: 'synonym' });
+  assert.equal(j.join('Shared'), null); // claimed by two ingredients: never used
+});
+
+// Label-like text: names, separators, brackets, marks, markers, headers, line breaks and any unicode.
+const token = fc.oneof(
+  fc.constantFrom(
+    'Water',
+    'Aqua (Water, Eau)',
+    'Water/Aqua/Eau',
+    '1,2-Hexanediol',
+    'CI 77891',
+    'Niacinamide (10%)',
+    'Alcohol Denat.',
+    'glycérine',
+    'Ethylhexyl',
+    'Methoxycinnamate',
+  ),
+  fc.constantFrom(
+    ', ',
+    ',',
+    ';',
+    ',,',
+    '. ',
+    '.',
+    '\n',
+    '\r\n',
+    ' ',
+    '(',
+    ')',
+    '[',
+    ']',
+    '/',
+    '*',
+    '**',
+    '†',
+    ':',
+    'May contain: ',
+    '[+/- ',
+    '+/-',
+    'Ingredients: ',
+    'Shade 1:\n',
+    '-Key: hydrates.\n',
+    '“',
+    '”',
+    '–',
+    '&lt;br&gt;',
+    '%',
+  ),
+  fc.string({ maxLength: 12, unit: 'grapheme' }),
+);
+const labelText = fc.array(token, { maxLength: 60 }).map((xs) => xs.join(''));
+
+test('property: parsing never throws and what it returns is well formed', () => {
+  fc.assert(
+    fc.property(labelText, (text) => {
+      const p = parseLabel(text);
+      for (const e of allEntries(p)) {
+        assert.ok(e.label_name.trim() === e.label_name && /[\p{L}\p{N}]/u.test(e.label_name), JSON.stringify(e));
+        assert.ok(e.concentration === null || (e.concentration > 0 && e.concentration <= 100));
+      }
+      for (const s of p.sections) assert.ok(s.entries.length > 0);
+      assert.ok(mergeSections(p.sections).length <= allEntries(p).length);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+const plainName = fc.stringMatching(/^[A-Z][a-z]{2,9}( [A-Z][a-z]{2,9}){0,3}(-[1-9])?$/);
+const separator = fc.constantFrom(', ', ',', ',\n', '; ', ' , ');
+
+test('property: plain names come back in label order, and joined entries keep that order', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(plainName, separator), { minLength: 1, maxLength: 40 }), (items) => {
+      const text = items.map(([n, sep], i) => (i === 0 ? n : sep + n)).join('') + '.';
+      const printed = items.map(([n]) => n);
+      const entries = allEntries(parseLabel(text));
+      assert.deepEqual(
+        entries.map((e) => e.label_name),
+        printed,
+      );
+      // Each joined entry is the next entry, or the next two printed as one name.
+      let k = 0;
+      for (const j of joinEntries(entries, joiner)) {
+        if (j.label_name === printed[k]) k += 1;
+        else {
+          assert.equal(j.label_name, `${printed[k]}, ${printed[k + 1]}`);
+          k += 2;
+        }
+      }
+      assert.equal(k, printed.length);
+    }),
+    { numRuns: 1000 },
+  );
+});
