@@ -24,7 +24,7 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
         continue;
       }
     }
-    out.push({ ...e, join });
+    out.push({ label_name: e.label_name, concentration: e.concentration, may_contain: e.may_contain, join });
   }
   return out;
 }

@@ -32,6 +32,8 @@ export class JoinIndex<T> {
   readonly aliases = new Map<string, T>();
   /** null: a synonym claimed by two targets, never used. */
   readonly synonyms = new Map<string, T | null>();
+  /** Whole printed names (exact key) and what they stand for: checked first, an alias table of one catalogue's own labels. */
+  readonly spellings = new Map<string, T>();
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
@@ -43,6 +45,17 @@ export class JoinIndex<T> {
     this.spelling.addWords(e);
     const c = compactKey(name);
     if (c !== '' && !this.compact.has(c)) this.compact.set(c, target);
+  }
+
+  /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
+  restore(kind: 'exact' | 'compact' | 'alias' | 'synonym' | 'spelling', key: string, target: T): void {
+    if (kind === 'exact') {
+      this.exact.set(key, target);
+      this.spelling.addWords(key);
+    } else if (kind === 'compact') this.compact.set(key, target);
+    else if (kind === 'alias') this.aliases.set(key, target);
+    else if (kind === 'synonym') this.synonyms.set(key, target);
+    else this.spellings.set(key, target);
   }
 
   /** The exact key with each unknown word replaced by the one known word it is a misspelling of; null when nothing changed. */
@@ -71,22 +84,36 @@ export class LabelJoiner<T> {
 
   /** The target a printed name stands for and how it was found, or null. */
   join(label: string): Join<T> | null {
-    const ix = this.index;
+    // The printed form first: most names join as printed, and the other forms cost more to make.
+    const first = firstForm(label);
+    const firstKey = exactKey(first);
+    const spelt = first === '' ? undefined : this.index.spellings.get(firstKey);
+    if (spelt !== undefined) return { target: spelt, how: 'alias' };
+    const hit = first === '' ? null : this.lookup(first, true, firstKey);
+    if (hit !== null) return hit;
     const all = forms(label);
     for (let i = 0; i < all.length; i++) {
-      const f = all[i];
-      const c = compactKey(f);
-      if (c === '') continue;
-      const a = ix.aliases.get(c);
-      if (a !== undefined) return { target: a, how: 'alias' };
-      const e = ix.exact.get(exactKey(f));
-      if (e !== undefined) return { target: e, how: i === 0 ? 'exact' : 'tolerant' };
-      const k = ix.compact.get(c);
-      if (k !== undefined) return { target: k, how: 'tolerant' };
-      const s = ix.synonyms.get(c);
-      if (s !== undefined && s !== null) return { target: s, how: 'synonym' };
+      if (i === 0 && all[0] === first) continue;
+      const found = this.lookup(all[i], i === 0);
+      if (found !== null) return found;
     }
     return this.withoutCommonName(label) ?? this.respelled(all);
+  }
+
+  /** One form against the tables, in rule order; `first`: the form as printed. */
+  private lookup(f: string, first: boolean, key = exactKey(f)): Join<T> | null {
+    const ix = this.index;
+    const c = compactOfExact(key);
+    if (c === '') return null;
+    const a = ix.aliases.get(c);
+    if (a !== undefined) return { target: a, how: 'alias' };
+    const e = ix.exact.get(key);
+    if (e !== undefined) return { target: e, how: first ? 'exact' : 'tolerant' };
+    const k = ix.compact.get(c);
+    if (k !== undefined) return { target: k, how: 'tolerant' };
+    const s = ix.synonyms.get(c);
+    if (s !== undefined && s !== null) return { target: s, how: 'synonym' };
+    return null;
   }
 
   /** A form whose misspelt words (one letter missing, extra or changed) respelt give a name. */
@@ -120,21 +147,33 @@ export class LabelJoiner<T> {
   }
 }
 
-/** Known words and their one-letter deletions (null: two words share that deletion). */
+/** Known words and their one-letter deletions (null: two words share that deletion), made on first use. */
 class Spelling {
-  private readonly words = new Set<string>();
+  private readonly keys: string[] = [];
+  private words: Set<string> | null = null;
   private readonly deletions = new Map<string, string | null>();
 
   addWords(key: string): void {
-    for (const w of key.split(/[^A-Z]+/)) {
-      if (w.length < 6 || this.words.has(w)) continue;
-      this.words.add(w);
-      for (const d of deletionsOf(w)) {
-        const prev = this.deletions.get(d);
-        if (prev === undefined) this.deletions.set(d, w);
-        else if (prev !== w) this.deletions.set(d, null);
+    this.keys.push(key);
+    this.words = null;
+  }
+
+  private known(): Set<string> {
+    if (this.words !== null) return this.words;
+    const words = new Set<string>();
+    this.deletions.clear();
+    for (const key of this.keys) {
+      for (const w of key.split(/[^A-Z]+/)) {
+        if (w.length < 6 || words.has(w)) continue;
+        words.add(w);
+        for (const d of deletionsOf(w)) {
+          const prev = this.deletions.get(d);
+          if (prev === undefined) this.deletions.set(d, w);
+          else if (prev !== w) this.deletions.set(d, null);
+        }
       }
     }
+    return (this.words = words);
   }
 
   respell(key: string): string | null {
@@ -149,12 +188,13 @@ class Spelling {
 
   /** The one known word w is a misspelling of, or w. */
   private correct(w: string): string {
-    if (this.words.has(w)) return w;
+    const words = this.known();
+    if (words.has(w)) return w;
     const found = new Set<string>();
     const missing = this.deletions.get(w); // a letter missing from w
     if (missing) found.add(missing);
     for (const d of deletionsOf(w)) {
-      if (this.words.has(d)) found.add(d); // a letter too many in w
+      if (words.has(d)) found.add(d); // a letter too many in w
       const changed = this.deletions.get(d); // a letter changed in w
       if (changed) found.add(changed);
     }
@@ -207,6 +247,11 @@ export class Joiner extends LabelJoiner<string> {
   }
 }
 
+/** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */
+function compactOfExact(key: string): string {
+  return key.replace(/[^A-Z0-9]+/g, '');
+}
+
 /** Exact comparison form: accents and case folded, spaces around slashes and runs of spaces removed. */
 export function exactKey(s: string): string {
   return fold(s)
@@ -227,10 +272,7 @@ export function forms(label: string): string[] {
     const t = s.replace(/\s+/g, ' ').trim();
     if (t !== '' && !out.includes(t)) out.push(t);
   };
-  const base = label
-    .replace(/[*†‡]+/g, '')
-    .replace(/^[[(]+|[\])]+$/g, (m) => (balanced(label) ? m : ''))
-    .trim();
+  const base = baseForm(label);
   add(base);
   const us = renameSpecies(
     base
@@ -285,6 +327,19 @@ function topGroups(s: string): string[] {
     } else if ((c === ')' || c === ']') && depth > 0 && --depth === 0) out.push(s.slice(start, i));
   }
   return out;
+}
+
+/** The printed name without footnote marks and unbalanced outer brackets. */
+function baseForm(label: string): string {
+  return label
+    .replace(/[*†‡]+/g, '')
+    .replace(/^[[(]+|[\])]+$/g, (m) => (balanced(label) ? m : ''))
+    .trim();
+}
+
+/** forms(label)[0] when it is the base form, else '' (the first form, made alone). */
+export function firstForm(label: string): string {
+  return baseForm(label).replace(/\s+/g, ' ').trim();
 }
 
 function renameSpecies(s: string): string {

@@ -33,6 +33,8 @@ const JUNK_CELL = /^(no info|visit the .* boutique|#name\?|n\/a|none|-)\.?$/i;
 /** Marketing claims that some pages print as list items. */
 const CLAIM_ENTRY =
   /(^free of\b|\b[a-z]+-free$|\bsustainably\b|\bindependently tested\b|\bformulated with(out)?\b|\bnon-gmo\b|\bingredients from organic farming\b|^n[º°o]\.? ?\d)/i;
+/** Every CLAIM_ENTRY match holds one of these (a quick test first). */
+const CLAIM_HINT = /free|sustainabl|independently|formulated|gmo|farming|^n/i;
 /** Sentences that end a list and are not ingredients. */
 const DISCLAIMER =
   /(please be aware|ingredient lists? (may|are subject to) change|certified organic|clean at sephora|this product is|\bis free of\b|for the most (complete|current|up-to-date)|we are unable to|refer to the (ingredient list|product packaging))/i;
@@ -77,6 +79,8 @@ const PROSE_WORDS = new Set([
 /** Words whose full stop belongs to the name ("Alcohol Denat."). */
 const ABBREVIATION = /\b(denat|ext|no|vit|var|ssp|subsp|spp|sp|st|co|inc|ltd)\.$/i;
 const BULLET = /^[-•·–—*+†‡^~>\s]+/;
+/** Starts with a letter or digit and holds none of the characters cleanName removes. */
+const PLAIN_NAME = /^[\p{L}\p{N}][^*†‡¹²³⁺^~"'.()]*$/u;
 const PERCENT = /(\d+(?:[.,]\d+)?)\s*%/g;
 
 /** Parses one label text. */
@@ -236,6 +240,7 @@ function isNoteLine(whole: string): boolean {
 
 /** Marketing prose: four words or more, two of them function words. */
 function isProse(text: string): boolean {
+  if (wordCountBelow4(text)) return false;
   const w = text.toLowerCase().match(/[a-z]+/g) ?? [];
   return w.length >= 4 && proseCount(w) >= 2;
 }
@@ -245,6 +250,19 @@ function proseShare(text: string): number {
   const w = text.toLowerCase().match(/[a-z]+/g) ?? [];
   const n = proseCount(w);
   return n >= 3 ? n / w.length : 0;
+}
+
+/** Fewer than four runs of letters a-z (the words isProse counts): a quick test before the word split. */
+function wordCountBelow4(text: string): boolean {
+  let runs = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length && runs < 4; i++) {
+    const c = text.charCodeAt(i) | 0x20; // ASCII letters folded to lower case
+    const letter = c >= 97 && c <= 122;
+    if (letter && !inRun) runs++;
+    inRun = letter;
+  }
+  return runs < 4;
 }
 
 function proseCount(words: readonly string[]): number {
@@ -268,14 +286,14 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
     line = line.slice(0, d.index).trim();
   }
   // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
-  const foot = /\.\s*[*†‡]/.exec(line);
+  const foot = line.includes('.') ? /\.\s*[*†‡]/.exec(line) : null;
   if (foot) {
     st.out.notes.push(line.slice(foot.index + 1).trim());
     line = line.slice(0, foot.index + 1);
   }
-  line = line.replace(LIST_PREFIX, '');
+  if (/[:-]/.test(line)) line = line.replace(LIST_PREFIX, '');
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
-  const named = /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line);
+  const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
     st.pendingHeaders.push(named[1].trim());
     line = line.slice(named[0].length);
@@ -289,8 +307,8 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
     return void st.pendingHeaders.push(h);
   }
   // "Name: what it does." (no list after the colon) is marketing; "Shade: Sunset Glow" before a list is a header.
-  const colon = /^([^,:()]{1,80}):\s+(.+)$/.exec(line);
-  if (seps === 0 && colon && !MAY_CONTAIN.test(line)) {
+  const colon = seps === 0 && line.includes(':') ? /^([^,:()]{1,80}):\s+(.+)$/.exec(line) : null;
+  if (colon && !MAY_CONTAIN.test(line)) {
     if (sentenceCase(colon[2]) || isProse(colon[2])) return void st.out.notes.push(line);
     if (nextIsList) return void st.pendingHeaders.push(line);
   }
@@ -318,19 +336,19 @@ function openSection(st: State, header: string | null): LabelSection {
 
 function readList(st: State, line: string): void {
   // ". May contain" and ". +/-" go on the list in a new colour section.
-  const text = line
-    .replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ')
-    .replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ')
-    .replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
+  let text = line;
+  if (text.includes('.')) text = text.replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ');
+  if (text.includes(':')) text = text.replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ');
+  if (text.includes('[')) text = text.replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
   for (const part of splitList(text)) readPart(st, part);
 }
 
 function readPart(st: State, raw: string): void {
-  let s = raw.replace(/\s+/g, ' ').trim();
+  let s = /[^\S ]|\s\s/.test(raw) ? raw.replace(/\s+/g, ' ').trim() : raw.trim();
   if (s === '') return;
-  s = s.replace(LIST_PREFIX, '');
+  if (/[:-]/.test(s)) s = s.replace(LIST_PREFIX, '');
   // "[+/- CI 77891, CI 77491]": every entry inside is a may-contain entry; the section goes on after it.
-  const bracket = /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\.?$/i.exec(s);
+  const bracket = s[0] === '[' ? /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\.?$/i.exec(s) : null;
   if (bracket) {
     const section = current(st);
     const may = st.may;
@@ -340,14 +358,14 @@ function readPart(st: State, raw: string): void {
     st.section = section;
     return;
   }
-  const m = MAY_CONTAIN.exec(s);
+  const m = /^[[(]?\s*[mpk+±]/i.test(s) ? MAY_CONTAIN.exec(s) : null;
   if (m && m[0].trim() !== '') {
     current(st);
     st.may = true;
     s = s.slice(m[0].length);
   } else {
     // "Capri Eau de Parfum: Alcohol Denat." — a header inside the list starts a new section.
-    const colon = /^([^:()]{1,80}?):\s+(\S.*)$/.exec(s);
+    const colon = s.includes(':') ? /^([^:()]{1,80}?):\s+(\S.*)$/.exec(s) : null;
     if (colon) {
       if (isProse(colon[2]) || sentenceCase(colon[2])) return void st.out.notes.push(s);
       st.pendingHeaders.push(colon[1].replace(BULLET, '').trim());
@@ -357,7 +375,7 @@ function readPart(st: State, raw: string): void {
   }
   const name = cleanName(s);
   if (name === '') return;
-  if (CLAIM_ENTRY.test(name) || (DISCLAIMER.test(name) && name.length > 40) || isProse(name))
+  if ((CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) || (name.length > 40 && DISCLAIMER.test(name)) || isProse(name))
     return void st.out.notes.push(name);
   current(st).entries.push({ label_name: name, concentration: concentrationOf(name), may_contain: st.may });
 }
@@ -376,23 +394,25 @@ function takeHeaders(st: State): string {
 
 /** An entry without bullets, footnote marks and closing full stop; '' when nothing printable is left. */
 function cleanName(raw: string): string {
-  let s = raw
-    .replace(BULLET, '')
-    .replace(/[*†‡¹²³⁺^~]+$/, '')
-    .replace(/^["']+|["']+$/g, '')
-    .trim();
-  if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
-  s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
-  if (s.length > 1 && /^\(.*\)$/.test(s) && !/\)\s*\S.*\(/.test(s.slice(1, -1))) s = s.slice(1, -1).trim();
-  s = s
-    .replace(/^\((?=[^)]*$)/, '')
-    .replace(/(?<=^[^(]*)\)$/, '')
-    .trim();
+  let s = raw;
+  if (!PLAIN_NAME.test(s)) {
+    s = s
+      .replace(BULLET, '')
+      .replace(/[*†‡¹²³⁺^~]+$/, '')
+      .replace(/^["']+|["']+$/g, '')
+      .trim();
+    if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
+    s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
+    if (s.length > 1 && /^\(.*\)$/.test(s) && !/\)\s*\S.*\(/.test(s.slice(1, -1))) s = s.slice(1, -1).trim();
+    if (s.startsWith('(')) s = s.replace(/^\((?=[^)]*$)/, '').trim();
+    if (s.endsWith(')')) s = s.replace(/(?<=^[^(]*)\)$/, '').trim();
+  }
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
 }
 
 /** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */
 function concentrationOf(name: string): number | null {
+  if (!name.includes('%')) return null;
   const all = [...name.matchAll(PERCENT)];
   if (all.length !== 1) return null;
   const v = Number(all[0][1].replace(',', '.'));

@@ -11,8 +11,10 @@ const HAS_ALNUM = /[\p{L}\p{N}]/u;
 
 /** Lower-case, strip accents (NFKD, then drop combining marks). */
 export function fold(text: string): string {
+  if (!NOT_ASCII.test(text)) return text.toLowerCase(); // NFKD leaves ASCII as it is, with no marks
   return text.normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
+const NOT_ASCII = /[\u0080-\uffff]/; // any UTF-16 code unit beyond ASCII
 
 /** The searchable words of a text: folded, split on anything not a letter or digit. */
 export function words(text: string): string[] {
