@@ -26,6 +26,8 @@ export interface Results {
   serving: { rssBytes: number; peakRssBytes: number; idleRssBytes: number } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
+  /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
+  labelCost: { entries: number; labelAnalysisUs: number; productByIdUs: number } | null;
 }
 
 export function machine(): Results['machine'] {
@@ -98,7 +100,14 @@ export function textTable(r: Results): string {
 }
 
 export function targetsText(r: Results): string {
-  return r.targets.map((t) => `${t.pass ? 'pass' : 'MISS'}  ${t.target}: ${t.measured}`).join('\n') + '\n';
+  return r.targets.map((t) => `${t.pass ? 'pass' : 'MISS'}  ${t.target}: ${t.measured}`).join('\n') + '\n' + labelCostText(r);
+}
+
+/** The in-process label analysis figure, one line (empty when not measured). */
+export function labelCostText(r: Results): string {
+  const c = r.labelCost;
+  if (!c) return '';
+  return `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n`;
 }
 
 export function markdown(r: Results): string {
@@ -121,6 +130,7 @@ export function markdown(r: Results): string {
     `Catalogue: ${fmt(r.catalogue.products)} products, ${fmt(r.catalogue.ingredients)} ingredients, file ${mb(r.catalogue.fileBytes)}.`,
     `Build: ${fmt(b.seconds, 1)} s, peak RSS ${fmt(b.peakRssBytes / 2 ** 20)} MiB (measured ${b.measuredAt.slice(0, 10)}).`,
     r.serving ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run, peak ${mb(r.serving.peakRssBytes)}.` : '',
+    labelCostText(r).trim(),
     '',
     '## Targets',
     '',

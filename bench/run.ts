@@ -16,6 +16,7 @@ import { summariseProfile } from './profile';
 import { checkTargets, machine, markdown, targetsText, textTable, type Results, type ScenarioResult } from './report';
 import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
+import { measureLabelCost } from './label-cost';
 
 type ServerKind = 'baseline' | 'baseline-large' | 'sqlite' | 'open' | 'redis' | 'cluster';
 interface Scenario { id: string; name: string; server: ServerKind; requests: (w: Workload) => BenchRequest[]; items?: number }
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
   { id: 'filter', name: 'filter mix', server: 'sqlite', requests: (w) => w.filter },
   { id: 'ingredient-search', name: 'ingredient search', server: 'sqlite', requests: (w) => w.ingredientSearch },
   { id: 'ingredient-by-id', name: 'ingredient by id', server: 'sqlite', requests: (w) => w.ingredientById },
+  { id: 'label-analysis', name: 'label analysis (40 entries)', server: 'sqlite', requests: (w) => w.labelAnalysis },
   { id: 'metering-off', name: 'product by id (metering off)', server: 'open', requests: (w) => w.productById },
   { id: 'redis', name: 'product by id (Redis metering)', server: 'redis', requests: (w) => w.productById },
   { id: 'cluster-product-by-id', name: 'product by id (cluster)', server: 'cluster', requests: (w) => w.productById },
@@ -70,6 +72,11 @@ async function main(): Promise<void> {
     keys.set('redis', await createKey(redis, plans));
   }
 
+  let labelCost: Results['labelCost'] = null;
+  if (selected.some((s) => s.id === 'label-analysis') && workload.labelTexts.length > 0) {
+    log('label analysis in process: parse + join + render, against product by id');
+    labelCost = measureLabelCost(cat.file, workload.labelTexts, workload.productIds);
+  }
   const results: ScenarioResult[] = [];
   let serving: Results['serving'] = null;
   let baseline = NaN;
@@ -112,7 +119,7 @@ async function main(): Promise<void> {
     settings: { connections: o.connections, duration: o.duration, warmup: o.warmup, pipelining: 1 },
     loadAverage: { before: loadBefore, after: loadavg()[0] },
     catalogue: { products: o.products, ingredients: countIngredients(cat.file), fileBytes: statSync(cat.file).size, build: cat.build },
-    serving, scenarios: results, targets: [],
+    serving, scenarios: results, targets: [], labelCost,
   };
   r.targets = checkTargets(r);
   process.stdout.write('\n' + textTable(r) + '\n' + targetsText(r));

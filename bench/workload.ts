@@ -16,6 +16,10 @@ export interface Workload {
   filter: BenchRequest[];
   ingredientSearch: BenchRequest[];
   ingredientById: BenchRequest[];
+  labelAnalysis: BenchRequest[];
+  /** The label texts of labelAnalysis (40 entries each), for the in-process figure. */
+  labelTexts: string[];
+  productIds: string[];
 }
 
 /** Requests per list: enough distinct requests, few enough that every connection prebuilds its copy quickly. */
@@ -55,6 +59,15 @@ export function buildWorkload(file: string, seed: number): Workload {
     const ingredientText = (db.prepare('SELECT name, search_item FROM ingredients').raw().all() as [string, string][])
       .map(([name, item]) => ({ name: words(name), other: words((JSON.parse(item) as { other_names: string | null }).other_names ?? '') }));
     if (productIds.length === 0 || ingredientIds.length === 0) throw new Error(`${file} has no products or no ingredients`);
+
+    // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
+    const labelNames = (db.prepare('SELECT payload FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[])
+      .flatMap((b) => (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name));
+    const labelText = () => {
+      const names = Array.from({ length: 40 }, () => pick(labelNames));
+      return `Ingredients: ${names.slice(0, 37).join(', ')}. May contain: ${names.slice(37).join(', ')}.`;
+    };
+    const labelTexts = labelNames.length === 0 ? [] : times(1_000, () => ({ method: 'GET' as const, path: labelText() })).map((r) => r.path);
 
     const nonsense = () => Array.from({ length: int(5, 8) }, () => String.fromCharCode(int(0, 25) + 97)).join('') + 'qzx';
     const prefix = (w: string) => w.slice(0, Math.min(w.length, int(1, 3)));
@@ -116,6 +129,9 @@ export function buildWorkload(file: string, seed: number): Workload {
       filter: times(SIZE, filter),
       ingredientSearch: times(SIZE, ingredientSearch),
       ingredientById: times(SIZE, () => get(`/v1/ingredients/${pick(ingredientIds)}`)),
+      labelAnalysis: labelTexts.map((text) => ({ method: 'POST', path: '/v1/labels/analyze', body: JSON.stringify({ text }) })),
+      labelTexts,
+      productIds,
     };
   } finally {
     db.close();

@@ -34,7 +34,7 @@ function arbitraries(keys: string[]): fc.Arbitrary<FuzzRequest> {
   const barcode = fc.oneof(fc.constantFrom('3522930003045', '0000012345670', '12345678', '00012345678'), fc.stringMatching(/^[0-9]{0,20}$/), fc.stringMatching(/^[0-9 .-]{1,16}$/).map(encodeURIComponent));
   const segment = fc.oneof({ weight: 3, arbitrary: uuidish }, { weight: 2, arbitrary: barcode }, { weight: 2, arbitrary: encoded });
   const route = fc.oneof(
-    fc.constantFrom('/health', '/v1/products/search', '/v1/products', '/v1/products/batch', '/v1/ingredients/search', '/openapi.json', '/docs', '/docs/', '/docs/json', '/docs/static/index.html', '/v1', '/', '/v1/'),
+    fc.constantFrom('/health', '/v1/products/search', '/v1/products', '/v1/products/batch', '/v1/labels/analyze', '/v1/ingredients/search', '/openapi.json', '/docs', '/docs/', '/docs/json', '/docs/static/index.html', '/v1', '/', '/v1/'),
     segment.map((s) => `/v1/products/${s}`),
     segment.map((s) => `/v1/products/barcode/${s}`),
     segment.map((s) => `/v1/ingredients/${s}`),
@@ -63,6 +63,7 @@ function arbitraries(keys: string[]): fc.Arbitrary<FuzzRequest> {
   const ids = fc.array(uuidish, { minLength: 0, maxLength: 55 });
   const body = fc.oneof(
     { weight: 4, arbitrary: ids.map((i) => JSON.stringify({ ids: i })) },
+    { weight: 2, arbitrary: fc.oneof(fc.string({ maxLength: 300, unit: 'grapheme' }), fc.jsonValue({ maxDepth: 2 })).map((text) => JSON.stringify({ text })) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.record({ ids: fc.jsonValue({ maxDepth: 3 }), extra: fc.jsonValue({ maxDepth: 2 }) }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },

@@ -24,14 +24,21 @@ function schemaFor(path: string, method: string, status: number): object {
 }
 
 describe('GET /openapi.json', () => {
-  it('is an OpenAPI 3.1 document, version 1.0.0, listing the eight operations', () => {
+  it('is an OpenAPI 3.1 document, version 1.0.0, listing the nine operations', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '1.0.0');
     const ops = Object.entries(doc.paths).flatMap(([p, v]: [string, any]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`)).sort();
     assert.deepEqual(ops, [
       'GET /health', 'GET /v1/ingredients/search', 'GET /v1/ingredients/{id}', 'GET /v1/products', 'GET /v1/products/barcode/{barcode}',
-      'GET /v1/products/search', 'GET /v1/products/{id}', 'POST /v1/products/batch',
+      'GET /v1/products/search', 'GET /v1/products/{id}', 'POST /v1/labels/analyze', 'POST /v1/products/batch',
     ]);
+  });
+  it('documents the label analysis as operationId analyzeLabel, tag labels, with its body', () => {
+    const op = doc.paths['/v1/labels/analyze'].post;
+    assert.equal(op.operationId, 'analyzeLabel');
+    assert.deepEqual(op.tags, ['labels']);
+    assert.deepEqual(op.requestBody.content['application/json'].schema.required, ['text']);
+    assert.equal(op.requestBody.content['application/json'].schema.properties.text.maxLength, 20000);
   });
   it('declares the x-api-key scheme for /v1 and none for /health', () => {
     assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
@@ -72,6 +79,11 @@ describe('responses match the published schemas', () => {
   it('POST /v1/products/batch → 200', async () => {
     const res = await fetch(`${s.url}/v1/products/batch`, { method: 'POST', headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' }, body: JSON.stringify({ ids: [productId(0), productId(99999)] }) });
     const validate = ajv.compile(schemaFor('/v1/products/batch', 'post', 200));
+    assert.ok(validate(await res.json()), JSON.stringify(validate.errors));
+  });
+  it('POST /v1/labels/analyze → 200', async () => {
+    const res = await fetch(`${s.url}/v1/labels/analyze`, { method: 'POST', headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Shade 1:\nAqua, Glycerin, Niacinamide (5%), Unobtainium. May contain: Parfum\n*Organic' }) });
+    const validate = ajv.compile(schemaFor('/v1/labels/analyze', 'post', 200));
     assert.ok(validate(await res.json()), JSON.stringify(validate.errors));
   });
   it('a response that breaks the schema is caught (the check can fail)', () => {

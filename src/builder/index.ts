@@ -40,6 +40,7 @@ export async function buildCatalogue(opts: BuildOptions): Promise<BuildSummary> 
     const counts = await readSource(productsFile!, log, (file) =>
       readProducts(file, dict!, log, out, (lines, records) => progress({ phase: 'products', lines, records })));
     log.throwIfAny();
+    dict!.labels.write(out);
     const ingredients = dict!.count;
     out.meta('format', FORMAT);
     out.meta('schema_version', SCHEMA_VERSION);

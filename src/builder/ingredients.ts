@@ -8,6 +8,7 @@ import {
 } from '../catalogue/format';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
+import { LabelKeysBuilder } from './label-keys';
 import type { CatalogueWriter } from './output';
 import { readLines } from './source';
 import { checkIngredient, parseLine, show } from './validate';
@@ -21,6 +22,8 @@ export interface Dictionary {
   record: string[];
   /** Non-blank lines read. */
   count: number;
+  /** The label join index, fed by both passes. */
+  labels: LabelKeysBuilder;
 }
 
 /** Called now and then with the physical lines read and the records (non-blank lines) seen so far. */
@@ -29,7 +32,7 @@ export type LineProgress = (lines: number, records: number) => void;
 export async function readIngredients(
   file: string, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
 ): Promise<Dictionary> {
-  const dict: Dictionary = { ordById: new Map(), category: [], record: [], count: 0 };
+  const dict: Dictionary = { ordById: new Map(), category: [], record: [], count: 0, labels: new LabelKeysBuilder() };
   const idLine = new Map<string, number>();
   const nameLine = new Map<string, { line: number; name: string }>();
   const names = new TermIndexBuilder();
@@ -63,6 +66,7 @@ export async function readIngredients(
       dict.record[ord] = row.record;
       names.add(ord, ing.name);
       others.add(ord, ing.other_names);
+      dict.labels.ingredient(ord, ing.name, ing.other_names);
     }
     ord++;
     if (line % 4096 === 0) progress(line, ord);

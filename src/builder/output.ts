@@ -14,7 +14,7 @@ export class CatalogueWriter {
   private searchItemBytes = 0;
   private readonly stmt: {
     meta: Database.Statement; ingredient: Database.Statement; product: Database.Statement;
-    barcode: Database.Statement; postings: Database.Statement; term: Database.Statement;
+    barcode: Database.Statement; postings: Database.Statement; term: Database.Statement; labelKey: Database.Statement;
   };
 
   private constructor(readonly outFile: string, private readonly tmp: string) {
@@ -38,6 +38,7 @@ export class CatalogueWriter {
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
         postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
         term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),
+        labelKey: this.db.prepare('INSERT INTO label_keys (kind, key, ingredient_ord) VALUES (?, ?, ?)'),
       };
       this.db.exec('BEGIN');
     } catch (err) {
@@ -67,6 +68,9 @@ export class CatalogueWriter {
   postings(ingredientOrd: number, postings: Buffer): void { this.stmt.postings.run(ingredientOrd, postings); }
   terms(kind: number, entries: Iterable<[string, Buffer]>): void {
     for (const [term, postings] of entries) this.stmt.term.run(kind, term, postings);
+  }
+  labelKeys(kind: number, entries: Iterable<[string, number]>): void {
+    for (const [key, ord] of entries) this.stmt.labelKey.run(kind, key, ord);
   }
 
   /** Commits, makes the file durable and renames it over outFile. */

@@ -64,6 +64,7 @@ export async function readProducts(
       barcodes += p.barcodes.length;
       for (const e of p.ingredients) {
         const iord = ingredientOrd(e.id.toLowerCase());
+        dict.labels.entry(e.label_name, iord);
         const list = postings[iord] ?? (postings[iord] = []);
         if (list[list.length - 1] !== ord) list.push(ord);
       }

@@ -6,7 +6,7 @@
 import { words, brandKey, phraseKey } from '../shared/text';
 
 export const FORMAT = 'cosmetics-catalogue';
-export const SCHEMA_VERSION = '3';
+export const SCHEMA_VERSION = '4';
 
 export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
 export type IngredientCategory = (typeof INGREDIENT_CATEGORIES)[number];
@@ -18,6 +18,19 @@ export const FLAG_BIT: Record<IngredientCategory, number> = {
   fragrance: 1, drying_alcohol: 2, parabens: 4, sulfates: 8, silicones: 16,
 };
 
+/** Label join index kinds (label_keys.kind): the tables of src/labels/joiner.ts JoinIndex. */
+export const LABEL_KEY_KINDS = ['exact', 'compact', 'alias', 'synonym', 'spelling'] as const;
+export type LabelKeyKind = (typeof LABEL_KEY_KINDS)[number];
+
+/** The five contains_* fields of a product (2.3) from its flag bits: the one rule products and label analyses share. */
+export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {
+  const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
+  return {
+    contains_fragrance: has('fragrance'), contains_drying_alcohol: has('drying_alcohol'), contains_parabens: has('parabens'),
+    contains_sulfates: has('sulfates'), contains_silicones: has('silicones'),
+  };
+}
+
 /** Term index kinds (search_terms.kind). */
 export const TERMS_PRODUCT = 0; // product brand + name
 export const TERMS_INGREDIENT_NAME = 1;
@@ -27,6 +40,8 @@ export const TERMS_INGREDIENT_OTHER = 2;
  * `ord` is the 0-based line order in the source file: catalogue order for products.
  * products.payload: the product's whole answer (2.3) as UTF-8 JSON, ingredient records
  * included, so serving sends the blob as read.
+ * label_keys: the label join index (kind = index in LABEL_KEY_KINDS; key = exact or compact
+ * form, src/labels/joiner.ts), prepared by src/builder/label-keys.ts for label analysis.
  */
 export const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -51,6 +66,7 @@ CREATE TABLE products (
 CREATE TABLE barcodes (gtin TEXT PRIMARY KEY, product_ord INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE ingredient_products (ingredient_ord INTEGER PRIMARY KEY, postings BLOB NOT NULL);
 CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (kind, term)) WITHOUT ROWID;
+CREATE TABLE label_keys (kind INTEGER NOT NULL, key TEXT NOT NULL, ingredient_ord INTEGER NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID;
 `;
 
 export interface IngredientSource {
@@ -105,12 +121,10 @@ export function renderProduct(ord: number, p: ProductSource, ingredients: Render
     entries += (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
       JSON.stringify(e.label_name) + ',"concentration":' + JSON.stringify(e.concentration) + ',' + ingredients.record(iord).slice(1);
   });
-  const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
   const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
   const full = JSON.stringify({
     id, brand: p.brand, name: p.name, image_url: p.image_url, category: p.category, origin: p.origin,
-    contains_fragrance: has('fragrance'), contains_drying_alcohol: has('drying_alcohol'), contains_parabens: has('parabens'),
-    contains_sulfates: has('sulfates'), contains_silicones: has('silicones'), ingredients: [],
+    ...containsFields(flags), ingredients: [],
   });
   return {
     ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,

@@ -12,6 +12,7 @@ import { ProductIds } from './product-ids';
 import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
+import { LabelAnalyser } from './label-analysis';
 
 export const PAGE_SIZE = 20;
 
@@ -50,6 +51,7 @@ export class Catalogue {
   private readonly productSearch: Searcher;
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
+  private readonly labels: LabelAnalyser;
 
   /** `cacheMinMatches`: searches with at least this many matches are ranked once and cached (tests lower it; default CACHE_MIN_MATCHES). */
   static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
@@ -98,6 +100,7 @@ export class Catalogue {
     this.summaries = new Fragments(size('products'), size('summary_bytes'));
 
     this.records = [];
+    const recordTexts: string[] = [];
     this.ingredientNames = [];
     this.ingredientKeys = [];
     for (const [ord, id, name, key, record, item] of db.prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord').raw().iterate() as Iterable<[number, string, string, string, string, string]>) {
@@ -105,6 +108,7 @@ export class Catalogue {
       this.ingredientNames[ord] = name;
       this.ingredientKeys[ord] = key;
       this.records[ord] = Buffer.from(record);
+      recordTexts[ord] = record;
       this.searchItems.push(item);
     }
     this.ingredients = this.records.length;
@@ -128,6 +132,7 @@ export class Catalogue {
     this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT, this.products), weight: 1 }], this.products, cacheMinMatches ?? CACHE_MIN_MATCHES.products);
     this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 }], this.ingredients, cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients);
 
+    this.labels = new LabelAnalyser(db, recordTexts);
     this.byOrd = db.prepare('SELECT payload FROM products WHERE ord = ?').pluck() as Database.Statement<[number], Buffer>;
     this.byGtin = db.prepare('SELECT p.payload FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').pluck() as Database.Statement<[string], Buffer>;
     this.healthJson = JSON.stringify({ status: 'ok', products: this.products, ingredients: this.ingredients, built_at: this.builtAt });
@@ -180,6 +185,11 @@ export class Catalogue {
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
+  }
+
+  /** Label analysis (JSON) of a label text, joined to this catalogue's ingredients. */
+  analyseLabel(text: string): string {
+    return this.labels.analyse(text);
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 // Assembles the HTTP service: strict validation, one error shape, the access hooks on
-// /v1, the eight operations, the OpenAPI document and the API reference page.
+// /v1, the nine operations, the OpenAPI document and the API reference page.
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
@@ -20,6 +20,7 @@ import { getProductByBarcode } from './operations/get-product-by-barcode';
 import { batchProducts } from './operations/batch-products';
 import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
+import { analyzeLabel } from './operations/analyze-label';
 import { JSON_TYPE } from './json';
 import { installSecurityHeaders } from '../ops/security-headers';
 import type { Metrics } from '../ops/metrics';
@@ -84,7 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'products' }, { name: 'ingredients' }, { name: 'service' }],
+      tags: [{ name: 'products' }, { name: 'ingredients' }, { name: 'labels' }, { name: 'service' }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true, tryItOutEnabled: true } });
@@ -100,6 +101,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     getProduct(v1);
     searchIngredients(v1);
     getIngredient(v1);
+    analyzeLabel(v1);
   });
   return app;
 }

@@ -4,6 +4,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../catalogue/format';
 import { UUID_PATTERN } from '../shared/text';
+import { JoinHow } from '../labels/joiner';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Enum = (values: readonly string[], description?: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
@@ -47,6 +48,15 @@ export const ProductIngredient = Type.Object({
   ...ingredientFields,
 }, { additionalProperties: false });
 
+/** The five contains_* flags (2.3), as a product payload and a label analysis carry them. */
+const containsFlags = {
+  contains_fragrance: Type.Boolean(),
+  contains_drying_alcohol: Type.Boolean(),
+  contains_parabens: Type.Boolean(),
+  contains_sulfates: Type.Boolean(),
+  contains_silicones: Type.Boolean(),
+};
+
 export const Product = Type.Object({
   id: Type.String({ format: 'uuid' }),
   brand: Nullable(Type.String()),
@@ -54,12 +64,31 @@ export const Product = Type.Object({
   image_url: Nullable(Type.String()),
   category: ProductCategory,
   origin: Nullable(Type.String({ description: "Country of the brand's headquarters, best effort." })),
-  contains_fragrance: Type.Boolean(),
-  contains_drying_alcohol: Type.Boolean(),
-  contains_parabens: Type.Boolean(),
-  contains_sulfates: Type.Boolean(),
-  contains_silicones: Type.Boolean(),
+  ...containsFlags,
   ingredients: Type.Array(ProductIngredient),
+}, { additionalProperties: false });
+
+/** POST /v1/labels/analyze (api-spec.md 4.9). */
+export const LabelAnalysis = Type.Object({
+  ...containsFlags,
+  counts: Type.Object({
+    entries: Type.Integer({ minimum: 0 }),
+    recognised: Type.Integer({ minimum: 0, description: 'Entries joined to an ingredient of the catalogue.' }),
+    unrecognised: Type.Integer({ minimum: 0 }),
+  }, { additionalProperties: false }),
+  sections: Type.Array(Type.Object({
+    header: Nullable(Type.String({ description: 'The header printed before this list (kits, shade ranges); null for a plain label.' })),
+  }, { additionalProperties: false })),
+  notes: Type.Array(Type.String(), { description: 'Text that is not an entry: marketing sentences, footnotes, disclaimers, headers without a list.' }),
+  entries: Type.Array(Type.Object({
+    position: Type.Integer({ minimum: 0, description: 'Label order, from 0, across sections.' }),
+    label_name: Type.String({ description: 'As printed (trimmed).' }),
+    concentration: Nullable(Type.Number({ description: 'Percent stated on the label.' })),
+    may_contain: Type.Boolean({ description: 'In a "May contain" / "+/-" colour section.' }),
+    section: Type.Integer({ minimum: 0, description: 'Index in sections.' }),
+    joined_by: JoinHow,
+    ingredient: Nullable(Ingredient),
+  }, { additionalProperties: false })),
 }, { additionalProperties: false });
 
 export const IngredientSearchItem = Type.Object({

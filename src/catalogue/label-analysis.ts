@@ -1,0 +1,65 @@
+// Label analysis against the served catalogue (POST /v1/labels/analyze): a label text in,
+// its entries joined to this catalogue's ingredients out. Guarantees: the join index is
+// the one the build stored (format.ts label_keys), so a request is parsing and map
+// lookups only; entries come in label order, section by section, nothing merged across
+// sections; each recognised entry carries the ingredient's stored record (2.5) as is;
+// the contains_* flags follow the build's rule (containsFields of the joined
+// ingredients' categories).
+import type Database from 'better-sqlite3';
+import { LABEL_KEY_KINDS, FLAG_BIT, containsFields, type IngredientCategory } from './format';
+import { JoinIndex, LabelJoiner } from '../labels/joiner';
+import { joinEntries } from '../labels/join-entries';
+import { parseLabel } from '../labels/parser';
+
+const CATEGORY_AT_END = /"category":(?:null|"([a-z_]+)")\}$/;
+
+export class LabelAnalyser {
+  private readonly joiner: LabelJoiner<number>;
+  private readonly flagBits: number[];
+
+  /** `records`: each ingredient ord's record (2.5) as JSON text. */
+  constructor(
+    db: Database.Database,
+    private readonly records: readonly string[],
+  ) {
+    const ix = new JoinIndex<number>();
+    const rows = db.prepare('SELECT kind, key, ingredient_ord FROM label_keys').raw().iterate() as Iterable<
+      [number, string, number]
+    >;
+    for (const [kind, key, ord] of rows) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
+    this.joiner = new LabelJoiner(ix);
+    this.flagBits = records.map((r) => {
+      const c = CATEGORY_AT_END.exec(r)?.[1] as IngredientCategory | undefined;
+      return c === undefined ? 0 : FLAG_BIT[c];
+    });
+  }
+
+  /** The analysis of one label text as JSON (schema LabelAnalysis, src/http/schemas.ts). */
+  analyse(text: string): string {
+    const parsed = parseLabel(text);
+    let flags = 0;
+    let recognised = 0;
+    let position = 0;
+    const entries: string[] = [];
+    parsed.sections.forEach((section, s) => {
+      for (const e of joinEntries(section.entries, this.joiner)) {
+        const ord = e.join?.target;
+        if (ord !== undefined) {
+          flags |= this.flagBits[ord];
+          recognised++;
+        }
+        entries.push(
+          `{"position":${position++},"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
+            `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
+        );
+      }
+    });
+    const head = JSON.stringify({
+      ...containsFields(flags),
+      counts: { entries: position, recognised, unrecognised: position - recognised },
+      sections: parsed.sections.map((s) => ({ header: s.header })),
+      notes: parsed.notes,
+    });
+    return `${head.slice(0, -1)},"entries":[${entries.join(',')}]}`;
+  }
+}
