@@ -38,7 +38,7 @@ export class CatalogueWriter {
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
         postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
         term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),
-        labelKey: this.db.prepare('INSERT INTO label_keys (kind, key, ingredient_ord) VALUES (?, ?, ?)'),
+        labelKey: this.db.prepare('INSERT INTO label_keys (kind, entries) VALUES (?, ?)'),
       };
       this.db.exec('BEGIN');
     } catch (err) {
@@ -70,7 +70,7 @@ export class CatalogueWriter {
     for (const [term, postings] of entries) this.stmt.term.run(kind, term, postings);
   }
   labelKeys(kind: number, entries: Iterable<[string, number]>): void {
-    for (const [key, ord] of entries) this.stmt.labelKey.run(kind, key, ord);
+    this.stmt.labelKey.run(kind, JSON.stringify([...entries]));
   }
 
   /** Commits, makes the file durable and renames it over outFile. */

@@ -40,8 +40,9 @@ export const TERMS_INGREDIENT_OTHER = 2;
  * `ord` is the 0-based line order in the source file: catalogue order for products.
  * products.payload: the product's whole answer (2.3) as UTF-8 JSON, ingredient records
  * included, so serving sends the blob as read.
- * label_keys: the label join index (kind = index in LABEL_KEY_KINDS; key = exact or compact
- * form, src/labels/joiner.ts), prepared by src/builder/label-keys.ts for label analysis.
+ * label_keys: the label join index, one row per kind (index in LABEL_KEY_KINDS) whose
+ * entries are a JSON array of [key, ingredient ord] (key: exact or compact form,
+ * src/labels/joiner.ts), prepared by src/builder/label-keys.ts for label analysis.
  */
 export const DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -66,7 +67,7 @@ CREATE TABLE products (
 CREATE TABLE barcodes (gtin TEXT PRIMARY KEY, product_ord INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE ingredient_products (ingredient_ord INTEGER PRIMARY KEY, postings BLOB NOT NULL);
 CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (kind, term)) WITHOUT ROWID;
-CREATE TABLE label_keys (kind INTEGER NOT NULL, key TEXT NOT NULL, ingredient_ord INTEGER NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID;
+CREATE TABLE label_keys (kind INTEGER PRIMARY KEY, entries TEXT NOT NULL);
 `;
 
 export interface IngredientSource {

@@ -11,7 +11,8 @@ import { JoinIndex, LabelJoiner } from '../labels/joiner';
 import { joinEntries } from '../labels/join-entries';
 import { parseLabel } from '../labels/parser';
 
-const CATEGORY_AT_END = /"category":(?:null|"([a-z_]+)")\}$/;
+/** A record ends with its category (format.ts renderIngredient). */
+const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 export class LabelAnalyser {
   private readonly joiner: LabelJoiner<number>;
@@ -23,13 +24,13 @@ export class LabelAnalyser {
     private readonly records: readonly string[],
   ) {
     const ix = new JoinIndex<number>();
-    const rows = db.prepare('SELECT kind, key, ingredient_ord FROM label_keys').raw().iterate() as Iterable<
-      [number, string, number]
-    >;
-    for (const [kind, key, ord] of rows) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
+    const rows = db.prepare('SELECT kind, entries FROM label_keys').raw().all() as [number, string][];
+    for (const [kind, entries] of rows) {
+      for (const [key, ord] of JSON.parse(entries) as [string, number][]) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
+    }
     this.joiner = new LabelJoiner(ix);
     this.flagBits = records.map((r) => {
-      const c = CATEGORY_AT_END.exec(r)?.[1] as IngredientCategory | undefined;
+      const c = CATEGORY_AT_END.exec(r.slice(r.lastIndexOf('"category":')))?.[1] as IngredientCategory | undefined;
       return c === undefined ? 0 : FLAG_BIT[c];
     });
   }
