@@ -121,8 +121,8 @@ test(
     const { catalogue, dir } = await built(path.join(ROOT, 'data', 'sample'));
     try {
       // Products of the three original sources built from their own text (a product whose list came from another
-    // record, a later source for instance, is not counted); today 2,966 of 2,966 with a list.
-    const [checked, withList] = check(catalogue, labelTexts(realRaw!));
+      // record, a later source for instance, is not counted); today 2,966 of 2,966 with a list.
+      const [checked, withList] = check(catalogue, labelTexts(realRaw!));
       assert.ok(checked >= 0.6 * withList && checked > 1500, `${checked} of ${withList} checked`);
     } finally {
       catalogue.close();
