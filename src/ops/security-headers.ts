@@ -13,9 +13,14 @@ const COMMON = {
 const API = { ...COMMON, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
 const DOCS = { ...COMMON, 'content-security-policy': "frame-ancestors 'none'" };
 
+/** The headers for a response to `url`. */
+export function securityHeaders(url: string): Readonly<Record<string, string>> {
+  return url.startsWith('/docs') ? DOCS : API;
+}
+
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    reply.headers(req.url.startsWith('/docs') ? DOCS : API);
+    reply.headers(securityHeaders(req.url));
     done();
   });
 }
