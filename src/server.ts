@@ -39,8 +39,18 @@ export interface RunningServer {
 /** The secret is never logged: x-api-key is redacted wherever headers appear. */
 export const REDACT = ['headers["x-api-key"]', '*.headers["x-api-key"]'];
 
+/**
+ * Errors are logged without `rawPacket` (the unparsed bytes of a request Node could not
+ * parse, API key included); src/http/raw-answers.ts does not log those errors whole either.
+ */
+function errWithoutBytes(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  delete out.rawPacket;
+  return out;
+}
+
 export function defaultLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT }, pino.destination(2));
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } }, pino.destination(2));
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
