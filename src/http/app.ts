@@ -53,9 +53,10 @@ export interface AppOptions {
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const requestLog = new RequestLog();
   const app = Fastify({
     loggerInstance: opts.logger,
-    logController: new RequestLog(),
+    logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
     bodyLimit: 64 * 1024,
@@ -64,8 +65,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 5_000 },
     // While stopping, requests already on a connection are served (with Connection: close), not refused.
     return503OnClosing: false,
-    // A malformed URL gets the same error shape (and headers, and log line) as everything else.
-    frameworkErrors,
+    // A malformed URL gets the same error shape, headers and log line as everything else
+    // (fastify does not log these requests itself: they never reach a route).
+    frameworkErrors: (err, req, reply) => {
+      reply.raw.once('finish', () => requestLog.requestCompleted(null, req, reply));
+      frameworkErrors(err, req, reply);
+    },
     clientErrorHandler,
   }) as unknown as FastifyInstance;
   app.server.on('connect', answerConnect(app));
