@@ -148,7 +148,8 @@ export class SqliteBackend implements Backend {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     const st = prepare(this.db);
-    this.runBatch = this.db.transaction((ops: Op[], s: Statements) => ops.map((op) => op.run(s))).immediate;
+    const batch = this.db.transaction((ops: Op[], s: Statements) => ops.map((op) => op.run(s)));
+    this.runBatch = (ops, s) => batch.immediate(ops, s);
     return (this.st = st);
   }
 
@@ -252,11 +253,12 @@ export class SqliteBackend implements Backend {
     return this.attempt(() => this.s.usage.all(month));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.flush();
     this.closed = true; // operations still waiting to retry fail instead of touching a closed file
     this.db.close();
     closeSync(this.file.fd);
+    return Promise.resolve();
   }
 }
 
