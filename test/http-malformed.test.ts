@@ -138,6 +138,9 @@ test('every error code fastify defines is mapped on purpose; those a request cau
     assert.ok(!e.message.includes('FST_'), code);
   }
   assert.equal(toApiError(new errorCodes.FST_ERR_MAX_PARAM_LENGTH('x')).statusCode, 400);
+  // The /docs static files: a forbidden path (`..`, NUL) is a 404, never a 500.
+  const forbidden = Object.assign(new Error('Forbidden'), { code: 'FST_STATIC_FORBIDDEN_PATH', statusCode: 403 });
+  assert.equal(toApiError(forbidden).statusCode, 404);
 });
 
 test('refusals carry a machine-readable reason from a closed set, independent of their message', () => {

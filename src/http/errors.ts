@@ -117,10 +117,18 @@ export const FRAMEWORK: Record<keyof typeof errorCodes, Mapping> = {
   FST_ERR_PLUGIN_TIMEOUT: BUG,
 };
 
+/** Codes of the plugins serving /docs (@fastify/static under @fastify/swagger-ui) that a request can cause. */
+export const PLUGINS: Record<string, Mapping> = {
+  FST_STATIC_FORBIDDEN_PATH: ['not_found', 'Not Found'],
+  FST_STATIC_INVALID_REDIRECT_URL: ['not_found', 'Not Found'],
+};
+
+const ALL: Record<string, Mapping | undefined> = { ...FRAMEWORK, ...PLUGINS };
+
 export function toApiError(err: FastifyError | Error): ApiError {
   if (err instanceof ApiError) return err;
   const fe = err as FastifyError;
-  const known = fe.code ? (FRAMEWORK as Record<string, Mapping | undefined>)[fe.code] : undefined;
+  const known = fe.code ? ALL[fe.code] : undefined;
   if (known !== undefined && known !== BUG) return new ApiError(known[0], known[1]);
   if (known === BUG) return new ApiError('internal', 'Internal Server Error');
   if (err instanceof SyntaxError || fe.statusCode === 400) return new ApiError('bad_request', 'the body is not valid JSON');
