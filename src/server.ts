@@ -1,7 +1,9 @@
 // Runs the service: opens the catalogue and the access store, listens, and stops
 // cleanly. Guarantees: the catalogue is valid before the port opens; a replaced
 // catalogue file is picked up without downtime (src/ops/catalogue-reloader.ts); on
-// stop, no new connections are accepted, in-flight requests finish, then the stores close.
+// stop, no new connections are accepted, every request reaching an open connection is
+// answered and no keep-alive client sees a reset (src/ops/connection-drain.ts), then the
+// stores close.
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +13,7 @@ import { buildApp } from './http/app';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
+import { ConnectionDrain } from './ops/connection-drain';
 
 export interface ServeOptions {
   catalogue: string;
@@ -39,8 +42,18 @@ export interface RunningServer {
 /** The secret is never logged: x-api-key is redacted wherever headers appear. */
 export const REDACT = ['headers["x-api-key"]', '*.headers["x-api-key"]'];
 
+/**
+ * Errors are logged without `rawPacket` (the unparsed bytes of a request Node could not
+ * parse, API key included); src/http/raw-answers.ts does not log those errors whole either.
+ */
+function errWithoutBytes(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  delete out.rawPacket;
+  return out;
+}
+
 export function defaultLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT }, pino.destination(2));
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } }, pino.destination(2));
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
@@ -56,6 +69,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     },
   });
   const app = await buildApp({ catalogue: ref, access, logger, metrics });
+  const connections = new ConnectionDrain(app);
   let metricsServer: Server | undefined;
   try {
     await app.listen({ host: opts.host, port: opts.port });
@@ -75,10 +89,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       reloader.close();
       metricsServer?.close();
       metricsServer?.closeAllConnections();
-      // A connection whose last request finished after the stop began is closed as soon as it is idle.
-      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      await connections.drain();
       await app.close();
-      clearInterval(reaper);
       await access.close();
       ref.current.close();
     })()),

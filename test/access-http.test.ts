@@ -1,12 +1,14 @@
 // Metering over HTTP with two real `catalogue serve` processes sharing one store
 // (SQLite file and Redis): exact trial and batch allowances across both, the trial
-// header, the test clock offset, and a store outage answered 503 while /health stays 200.
+// header, an injected clock, and a store outage answered 503 while /health stays 200.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pino from 'pino';
 import { openAdmin } from '../src/access';
+import { startServer } from '../src/server';
 import { MESSAGES } from '../src/shared/errors';
 import { buildFixture, productId } from './support/fixture';
 import { serveProcess, type ServeProcess } from './support/serve-process';
@@ -120,17 +122,20 @@ describe('serve with the test clock and with a store outage', () => {
   const started: ServeProcess[] = [];
   after(() => Promise.all(started.map((s) => s.stop())));
 
-  test('CATALOGUE_CLOCK_OFFSET_MS moves a server 15 days on: a fresh trial key has expired (402)', async () => {
+  test('a server given a clock 15 days on: a fresh trial key has expired (402)', async () => {
     const store = `sqlite:${join(dir, 'clock.sqlite')}`;
     const admin = await openAdmin(store);
     const { key } = await admin.createKey('trial');
     await admin.close();
-    process.env.CATALOGUE_CLOCK_OFFSET_MS = String(15 * 86_400_000);
-    const later = await serveProcess(['--catalogue', catalogue, '--access', store]).finally(() => delete process.env.CATALOGUE_CLOCK_OFFSET_MS);
-    started.push(later);
-    const r = await fetch(`${later.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': key } });
-    assert.equal(r.status, 402);
-    assert.equal(((await r.json()) as { message: string }).message, MESSAGES.trialExpired);
+    const clock = { now: () => Date.now() + 15 * 86_400_000 };
+    const later = await startServer({ catalogue, host: '127.0.0.1', port: 0, access: store, clock, logger: pino({ level: 'silent' }) });
+    try {
+      const r = await fetch(`${later.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': key } });
+      assert.equal(r.status, 402);
+      assert.equal(((await r.json()) as { message: string }).message, MESSAGES.trialExpired);
+    } finally {
+      await later.close();
+    }
   });
 
   test('with its Redis unreachable a server answers /health 200 and every /v1 request 503', async () => {

@@ -134,3 +134,24 @@ test('a file that is not a catalogue, or of another schema version, is refused w
     ops.cleanup();
   }
 });
+
+test('a catalogue with no products is refused with a logged reason and the old one keeps serving', async () => {
+  const { ops, file, s } = await setup();
+  try {
+    // The builder refuses (or may refuse) to write such a file, so one is made by emptying a built one.
+    const empty = path.join(ops.dir, 'empty.db');
+    await buildVariant(empty, { builtAt: NEXT_BUILT_AT });
+    const db = new Database(empty);
+    db.exec('DELETE FROM barcodes; DELETE FROM products; DELETE FROM ingredient_products; DELETE FROM search_terms WHERE kind = 0');
+    db.close();
+    fs.renameSync(empty, file);
+    const outcome = JSON.parse(await s.waitForLog((l) => l.includes('catalogue refused') || l.includes('catalogue swapped')));
+    assert.equal(outcome.reason, 'the catalogue has no products');
+    const h = await health(s);
+    assert.equal(h.built_at, BUILT_AT);
+    assert.ok(h.products > 0);
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});

@@ -4,6 +4,7 @@
 // past --stop-timeout (exit 1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { BULK_FIRST_ORD, productId } from './support/fixture';
@@ -106,6 +107,60 @@ test('a request that never finishes cannot hold the process past --stop-timeout:
     const { code } = await s.exited;
     assert.equal(code, 1);
     assert.match(stderr + s.logs.join('\n'), /catalogue: requests still running 1 s after SIGTERM; stopped anyway/);
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});
+
+/**
+ * Keep-alive clients (node:http agents, 16 sockets) requesting in a loop until the server is
+ * gone. Each request ends in an answer, a refused connection (the listener is closed: the
+ * client knows nothing was sent), or a reset: a request written on an open connection that
+ * got no answer — what a stop must never cause.
+ */
+function keepAliveLoad(s: ServeProcess, workers = 16) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: workers });
+  const { port } = new URL(s.url);
+  let answered = 0;
+  const resets: string[] = [];
+  const refused: string[] = [];
+  const one = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/health', agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          answered++;
+          resolve(true);
+        });
+        res.on('error', () => {
+          resets.push('response cut');
+          resolve(false);
+        });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        (err.code === 'ECONNREFUSED' ? refused : resets).push(`${err.code ?? err.message}${req.reusedSocket ? ' (reused connection)' : ''}`);
+        resolve(false);
+      });
+    });
+  const done = Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let i = 0; i < 1_000_000 && (await one()); i++);
+    }),
+  ).finally(() => agent.destroy());
+  return { done, resets, refused, answered: () => answered };
+}
+
+test('SIGTERM under keep-alive load: no client sees a reset, every request is answered or its connection refused', async () => {
+  const { ops, s } = await setup();
+  try {
+    const load = keepAliveLoad(s);
+    while (load.answered() < 3000) await new Promise((r) => setTimeout(r, 10));
+    s.child.kill('SIGTERM');
+    const { code } = await s.exited;
+    await load.done;
+    assert.deepEqual(load.resets, []);
+    assert.equal(code, 0);
   } finally {
     await s.stop();
     ops.cleanup();

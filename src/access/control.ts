@@ -1,12 +1,11 @@
-// AccessControl over any Backend. Guarantees: a request costs one map lookup (plus one
-// hash the first time a secret is seen) and at most one store round trip per step; key
-// and account changes are seen within POLL_MS + one reload; a failing or slow store gives
-// 'unavailable', never a pass. The hashes of secrets that named a key are remembered in
-// memory only (at most HASHES_KEPT), so a known secret is not hashed again.
-import { ApiError, MESSAGES } from '../shared/errors';
+// AccessControl over any Backend. Guarantees: a request costs one SHA-256 of the presented
+// secret and one map lookup by it (the secret itself is never kept), and at most one store
+// round trip per step; key and account changes are seen within POLL_MS + one reload; a
+// failing or slow store gives 'unavailable', never a pass.
+import { ApiError } from '../shared/errors';
 import type { Backend, Snapshot } from './backend';
 import type { Plans } from './plans';
-import { hashSecret, sameHash } from './secret';
+import { lookupHash } from './secret';
 import { MonthCache } from './time';
 import type { AccessControl, Charge, Clock, Grant, Plan } from './types';
 
@@ -15,21 +14,17 @@ const POLL_MS = 250;
 /** After a store failure, requests are answered 503 without trying the store for this long. */
 const BACKOFF_MS = 200;
 const DAY_MS = 86_400_000;
-/** Secrets whose hash is remembered; past this the memory starts afresh. */
-const HASHES_KEPT = 10_000;
 
 interface Entry {
-  hash: string;
   grant: Grant | undefined; // undefined: disabled, or a plan this server does not know
   paymentRequired: boolean;
   trialEndsAt: number; // Infinity when not a trial
 }
 
-const unavailable = () => new ApiError('unavailable', MESSAGES.unavailable);
+const unavailable = () => ApiError.refusal('unavailable');
 
 export class MeteredAccess implements AccessControl {
   private byHash = new Map<string, Entry>();
-  private readonly hashes = new Map<string, string>();
   private version = -1;
   private refreshing: Promise<void> | undefined;
   private failedUntil = 0;
@@ -47,26 +42,22 @@ export class MeteredAccess implements AccessControl {
   }
 
   async admit(apiKey: string | undefined): Promise<Grant> {
-    const known = apiKey === undefined ? undefined : this.hashes.get(apiKey);
-    const hash = known ?? hashSecret(apiKey);
-    if (hash === undefined) throw new ApiError('forbidden', MESSAGES.invalidKey);
+    const hash = lookupHash(apiKey);
+    if (hash === undefined) throw ApiError.refusal('invalidKey');
     let entry = this.byHash.get(hash);
     if (entry === undefined) {
       await this.guard(() => this.refresh()); // a key created in the last poll interval
       entry = this.byHash.get(hash);
     }
-    if (entry === undefined || entry.grant === undefined || !sameHash(entry.hash, hash)) {
-      throw new ApiError('forbidden', MESSAGES.invalidKey);
-    }
-    if (known === undefined) this.remember(apiKey!, hash);
+    if (entry === undefined || entry.grant === undefined) throw ApiError.refusal('invalidKey');
     const now = this.clock.now();
-    if (entry.paymentRequired) throw new ApiError('payment_required', MESSAGES.paymentRequired);
-    if (now >= entry.trialEndsAt) throw new ApiError('payment_required', MESSAGES.trialExpired);
+    if (entry.paymentRequired) throw ApiError.refusal('paymentRequired');
+    if (now >= entry.trialEndsAt) throw ApiError.refusal('trialExpired');
     const grant = entry.grant;
     const rate = grant.plan.ratePerSecond;
     if (rate !== null) {
       const ok = await this.guard(() => this.store.hit(grant.keyId, Math.floor(now / 1000), rate, this.months.of(now)));
-      if (!ok) throw new ApiError('too_many_requests', MESSAGES.rateLimited);
+      if (!ok) throw ApiError.refusal('rateLimited');
     }
     return grant;
   }
@@ -84,8 +75,8 @@ export class MeteredAccess implements AccessControl {
         trialLimit,
       }),
     );
-    if (left === 'trial') throw new ApiError('too_many_requests', MESSAGES.trialUsed);
-    if (left === 'ceiling') throw new ApiError('too_many_requests', MESSAGES.monthlyCap);
+    if (left === 'trial') throw ApiError.refusal('trialUsed');
+    if (left === 'ceiling') throw ApiError.refusal('monthlyCap');
     return { trialRemaining: trialLimit === null ? null : left };
   }
 
@@ -93,11 +84,6 @@ export class MeteredAccess implements AccessControl {
     clearInterval(this.timer);
     await this.refreshing?.catch(() => {});
     await this.store.close();
-  }
-
-  private remember(secret: string, hash: string): void {
-    if (this.hashes.size >= HASHES_KEPT) this.hashes.clear();
-    this.hashes.set(secret, hash);
   }
 
   /** Runs a store operation; any failure (or a recent one) becomes 'unavailable'. */
@@ -132,7 +118,6 @@ export class MeteredAccess implements AccessControl {
       const plan: Plan | undefined = this.plans.get(k.plan);
       if (account === undefined) continue;
       byHash.set(k.hash, {
-        hash: k.hash,
         grant: k.disabled || plan === undefined ? undefined : { keyId: k.id, account: k.account, plan },
         paymentRequired: account.paymentRequired,
         trialEndsAt: plan?.trial ? account.firstKeyAt + plan.trial.days * DAY_MS : Infinity,

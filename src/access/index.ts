@@ -8,8 +8,7 @@ import type { Backend } from './backend';
 import { MeteredAccess } from './control';
 import { loadPlans } from './plans';
 import { SqliteBackend } from './sqlite-backend';
-import { clockFromEnv } from './time';
-import type { Clock } from './types';
+import { systemClock, type Clock } from './types';
 
 export { AccessAdmin } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
@@ -54,7 +53,7 @@ async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin',
 /** The access control a server uses; the store may be down when this is called. */
 export async function openAccess(spec: string | undefined, opts: AccessOptions = {}): Promise<MeteredAccess> {
   const plans = loadPlans(opts.plansFile);
-  const access = new MeteredAccess(await openBackend(spec, 'serve', opts.timeoutMs ?? SERVE_TIMEOUT_MS), plans, opts.clock ?? clockFromEnv(), opts.onStoreError);
+  const access = new MeteredAccess(await openBackend(spec, 'serve', opts.timeoutMs ?? SERVE_TIMEOUT_MS), plans, opts.clock ?? systemClock, opts.onStoreError);
   await access.refresh().catch(() => {});
   return access;
 }
@@ -62,5 +61,5 @@ export async function openAccess(spec: string | undefined, opts: AccessOptions =
 /** Operator operations (the keys and usage commands); fails when the store cannot be reached. */
 export async function openAdmin(spec: string | undefined, opts: AccessOptions = {}): Promise<AccessAdmin> {
   const plans = loadPlans(opts.plansFile);
-  return new AccessAdmin(await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS), plans, opts.clock ?? clockFromEnv());
+  return new AccessAdmin(await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS), plans, opts.clock ?? systemClock);
 }

@@ -1,11 +1,17 @@
 // API key secrets and ids. Guarantees: secrets carry 256 random bits; only their SHA-256
-// is ever stored or compared, and comparison takes constant time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// is ever stored, kept in memory or looked up — never the secret itself. A lookup is by
+// that hash: its timing can reveal at most something about the hash of what the caller
+// sent, never about a stored secret (finding a preimage is infeasible), so there is no
+// separate comparison to make constant-time.
+import { hash, randomBytes } from 'node:crypto';
 
+const PREFIX = 'ck_';
+/** 'ck_' and 43 base64url characters (32 bytes). */
+const LENGTH = 46;
 const SECRET = /^ck_[A-Za-z0-9_-]{43}$/;
 
 export function newSecret(): string {
-  return `ck_${randomBytes(32).toString('base64url')}`;
+  return `${PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 export function newKeyId(): string {
@@ -19,9 +25,14 @@ export function newAccountName(): string {
 /** The stored form of a secret (hex SHA-256); undefined for anything not shaped like a secret. */
 export function hashSecret(secret: string | undefined): string | undefined {
   if (secret === undefined || !SECRET.test(secret)) return undefined;
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
-export function sameHash(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
+/**
+ * The hash to look a presented secret up by, on the request path: only the length and
+ * prefix are checked (a string of that shape that is not a secret hashes to nothing stored).
+ */
+export function lookupHash(presented: string | undefined): string | undefined {
+  if (presented === undefined || presented.length !== LENGTH || !presented.startsWith(PREFIX)) return undefined;
+  return hash('sha256', presented, 'hex');
 }

@@ -1,9 +1,15 @@
 // The access store in an embedded SQLite file (WAL mode), safe for several processes on
 // one file. Guarantees: every check-and-count runs inside one IMMEDIATE transaction — the
 // hits and charges of one event-loop turn share it (group commit), each checked in turn;
-// a lock held longer than the busy timeout surfaces as an error, never a longer wait.
-import { mkdirSync } from 'node:fs';
+// a lock held by another connection never blocks the event loop: SQLite is asked not to
+// wait, and a busy store is retried every RETRY_MS on a timer until the busy timeout,
+// then surfaces as an error. After every transaction the file at the path is checked to
+// still be the one opened and a SQLite database: a store replaced or overwritten while
+// serving fails every operation (so requests get 503) instead of counting into a file
+// nothing else can read.
+import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { AccountRecord, Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
 
@@ -77,16 +83,62 @@ interface Op {
   reject(err: unknown): void;
 }
 
+/** How often a store locked by another connection is tried again. */
+const RETRY_MS = 5;
+/** The first 16 bytes of every SQLite database file. */
+const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
 export class SqliteBackend implements Backend {
   private readonly db: Database.Database;
+  private readonly file: { fd: number; dev: number; ino: number };
+  private readonly header = Buffer.alloc(MAGIC.length);
   private st: Statements | undefined;
-  private runBatch: ((ops: Op[]) => unknown[]) | undefined;
+  private runBatch: ((ops: Op[], s: Statements) => unknown[]) | undefined;
   private queue: Op[] = [];
+  private closed = false;
 
-  /** `busyTimeoutMs`: how long a statement waits for another process's lock before failing. */
-  constructor(path: string, busyTimeoutMs: number) {
+  /** `busyTimeoutMs`: how long an operation keeps retrying while another connection holds the lock. */
+  constructor(
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {
     mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path, { timeout: busyTimeoutMs });
+    this.db = new Database(path, { timeout: 0 });
+    const { dev, ino } = statSync(path);
+    this.file = { fd: openSync(path, 'r'), dev, ino };
+  }
+
+  /** Runs a synchronous SQLite step, retried on a timer while the store is busy; then checks the file. */
+  private async attempt<T>(step: () => T): Promise<T> {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (;;) {
+      if (this.closed) throw new Error('access store closed');
+      try {
+        const result = step();
+        this.checkFile();
+        return result;
+      } catch (err) {
+        if (!isBusy(err) || Date.now() >= deadline) throw err;
+      }
+      await sleep(RETRY_MS);
+    }
+  }
+
+  /** Throws when the path no longer names the file opened, or that file is no longer a SQLite database. */
+  private checkFile(): void {
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now === undefined || now.dev !== this.file.dev || now.ino !== this.file.ino) {
+      throw new Error(`access store ${this.path} was replaced or removed while serving; restart with a valid store`);
+    }
+    const n = readSync(this.file.fd, this.header, 0, MAGIC.length, 0);
+    if (n !== MAGIC.length || !this.header.equals(MAGIC)) {
+      throw new Error(`access store ${this.path} is no longer a SQLite database (overwritten while serving)`);
+    }
   }
 
   /** Schema and statements, set up on first use so that a locked file at start-up is an outage, not a crash. */
@@ -96,7 +148,8 @@ export class SqliteBackend implements Backend {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     const st = prepare(this.db);
-    this.runBatch = this.db.transaction((ops: Op[]) => ops.map((op) => op.run(st))).immediate;
+    const batch = this.db.transaction((ops: Op[], s: Statements) => ops.map((op) => op.run(s)));
+    this.runBatch = (ops, s) => batch.immediate(ops, s);
     return (this.st = st);
   }
 
@@ -112,22 +165,25 @@ export class SqliteBackend implements Backend {
     const ops = this.queue;
     if (ops.length === 0) return;
     this.queue = [];
-    let results: unknown[];
-    try {
-      this.s;
-      results = this.runBatch!(ops);
-    } catch (err) {
-      for (const op of ops) op.reject(err);
-      return;
-    }
-    for (let i = 0; i < ops.length; i++) ops[i].resolve(results[i]);
+    this.attempt(() => this.runBatch!(ops, this.s)).then(
+      (results) => {
+        for (let i = 0; i < ops.length; i++) ops[i].resolve(results[i]);
+      },
+      (err) => {
+        for (const op of ops) op.reject(err);
+      },
+    );
   };
 
-  async version(): Promise<number> {
-    return this.s.version.get()!;
+  version(): Promise<number> {
+    return this.attempt(() => this.s.version.get()!);
   }
 
-  async snapshot(): Promise<Snapshot> {
+  snapshot(): Promise<Snapshot> {
+    return this.attempt(() => this.read());
+  }
+
+  private read(): Snapshot {
     const s = this.s;
     return this.db.transaction(() => ({
       version: s.version.get()!,
@@ -163,39 +219,46 @@ export class SqliteBackend implements Backend {
   }
 
   async createKey(k: KeyRecord): Promise<void> {
-    const s = this.s;
-    this.db.transaction(() => {
-      s.addAccount.run(k.account, k.createdAt);
-      s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
-      s.bump.run();
-    }).immediate();
+    await this.attempt(() => {
+      const s = this.s;
+      this.db.transaction(() => {
+        s.addAccount.run(k.account, k.createdAt);
+        s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
+        s.bump.run();
+      }).immediate();
+    });
   }
 
-  async disableKey(id: string): Promise<boolean> {
+  disableKey(id: string): Promise<boolean> {
     return this.changed((s) => s.disable.run(id).changes);
   }
 
-  async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
+  setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
     return this.changed((s) => s.payment.run(on ? 1 : 0, keyId).changes);
   }
 
   /** Runs a change and bumps the version in one transaction; false when it changed nothing. */
-  private changed(change: (s: Statements) => number): boolean {
-    const s = this.s;
-    return this.db.transaction(() => {
-      if (change(s) === 0) return false;
-      s.bump.run();
-      return true;
-    }).immediate();
+  private changed(change: (s: Statements) => number): Promise<boolean> {
+    return this.attempt(() => {
+      const s = this.s;
+      return this.db.transaction(() => {
+        if (change(s) === 0) return false;
+        s.bump.run();
+        return true;
+      }).immediate();
+    });
   }
 
-  async usage(month: string): Promise<UsageRow[]> {
-    return this.s.usage.all(month);
+  usage(month: string): Promise<UsageRow[]> {
+    return this.attempt(() => this.s.usage.all(month));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.flush();
+    this.closed = true; // operations still waiting to retry fail instead of touching a closed file
     this.db.close();
+    closeSync(this.file.fd);
+    return Promise.resolve();
   }
 }
 

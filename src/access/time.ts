@@ -1,14 +1,5 @@
-// Time as the access layer sees it: an injectable clock, UTC billing months and
-// per-second rate windows. CATALOGUE_CLOCK_OFFSET_MS (test only) shifts the system clock.
-import { systemClock, type Clock } from './types';
-
-export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
-  const raw = env.CATALOGUE_CLOCK_OFFSET_MS;
-  if (raw === undefined || raw === '') return systemClock;
-  const offset = Number(raw);
-  if (!Number.isFinite(offset)) throw new Error(`CATALOGUE_CLOCK_OFFSET_MS must be a number of milliseconds, not "${raw}"`);
-  return { now: () => Date.now() + offset };
-}
+// Time as the access layer sees it: UTC billing months and per-second rate windows of
+// an injected Clock (src/access/types.ts; the system clock unless a caller passes one).
 
 /** The UTC month of an instant, as YYYY-MM. */
 export function monthOf(ms: number): string {

@@ -1,9 +1,11 @@
 // The read model: one opened catalogue file, immutable while it is served.
 // Guarantees: every answer is UTF-8 JSON bytes rendered at build time — a product is its
-// stored blob as read, lists and batches are copies of such fragments (no joins, no
-// serialisation or string encoding per request); all indexes are loaded once at open, so
-// request work is lookups and bitset/posting-list passes only; a file that is not a
-// catalogue of this schema version is refused at open.
+// stored blob as read, lists and batches are copies of such fragments (no serialisation
+// or string encoding per request); all indexes are loaded once at open, so request work
+// is lookups and bitset/posting-list passes only. SQL per request: one primary-key read of
+// a product's payload, and for a barcode one indexed join of the barcode row to that
+// payload (two primary-key lookups in one statement). A file that is not a catalogue of
+// this schema version is refused at open.
 import Database from 'better-sqlite3';
 import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray, type IngredientCategory } from './format';
 import { TextIndex } from './text-index';

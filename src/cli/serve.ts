@@ -2,6 +2,10 @@
 // Guarantees: SIGHUP (or renaming a new file over --catalogue) switches catalogues
 // without downtime; SIGTERM/SIGINT stop accepting, let in-flight requests finish and
 // exit 0, or exit 1 once --stop-timeout has passed (a second signal stops at once).
+// Not close-with-grace (as fastify/demo uses): it installs its own SIGTERM/SIGINT handlers
+// in every process, while under --workers a worker must ignore the terminal's signals and
+// stop once on the primary's relayed message (src/cluster.ts); the timeout and
+// second-signal rule it would replace are the few lines of stop() below.
 import { Option, type Command } from 'commander';
 import { startServer } from '../server';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';

@@ -2,7 +2,7 @@
 // account for one UTC month: calls served, included, overage, and requests refused (429).
 import type { Command } from 'commander';
 import { withAdmin, withStoreOptions, type StoreOptions } from '../access/cli-options';
-import { clockFromEnv, monthOf, parseMonth } from '../access/time';
+import { monthOf, parseMonth } from '../access/time';
 import { table } from './keys';
 
 export function register(program: Command): void {
@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .option('--month <YYYY-MM>', 'UTC month (default: the current one)', parseMonth)
     .option('--json', 'print the report as JSON')
     .action(async (o: StoreOptions & { month?: string; json?: boolean }) => {
-      const month = o.month ?? monthOf(clockFromEnv().now());
+      const month = o.month ?? monthOf(Date.now());
       const r = await withAdmin(o, (a) => a.usage(month));
       if (o.json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
       const head = ['calls', 'included', 'overage', 'refused'];

@@ -5,7 +5,7 @@
 // was not admitted and charged; a batch is charged once per id.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessControl, Grant } from '../access/types';
-import { ApiError, MESSAGES } from '../shared/errors';
+import { ApiError } from '../shared/errors';
 
 declare module 'fastify' {
   interface FastifyRequest { grant: Grant | null }
@@ -22,7 +22,7 @@ export function installAccessHooks(app: FastifyInstance, access: AccessControl):
   app.addHook('onRequest', async (req) => {
     const key = req.headers['x-api-key'];
     req.grant = await access.admit(typeof key === 'string' ? key : undefined);
-    if (req.routeOptions.config.barcode && !req.grant.plan.barcode) throw new ApiError('forbidden', MESSAGES.noBarcodePlan);
+    if (req.routeOptions.config.barcode && !req.grant.plan.barcode) throw ApiError.refusal('noBarcodePlan');
   });
   app.addHook('preHandler', async (req: FastifyRequest, reply) => {
     const units = req.routeOptions.config.units?.(req) ?? 1;

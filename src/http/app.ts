@@ -10,8 +10,10 @@ import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validation';
-import { installErrorHandling, toApiError } from './errors';
+import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling } from './errors';
 import { installAccessHooks } from './access-hooks';
+import { answerConnect, clientErrorHandler } from './raw-answers';
+import { installQueryCheck, parseQuery } from './query';
 import { health } from './operations/health';
 import { searchProducts } from './operations/search-products';
 import { filterProducts } from './operations/filter-products';
@@ -52,28 +54,33 @@ export interface AppOptions {
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const requestLog = new RequestLog();
   const app = Fastify({
     loggerInstance: opts.logger,
-    logController: new RequestLog(),
+    logController: requestLog,
     childLoggerFactory: (logger) => logger,
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
     bodyLimit: 64 * 1024,
     requestTimeout: 30_000,
     // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
     http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 5_000 },
     // While stopping, requests already on a connection are served (with Connection: close), not refused.
     return503OnClosing: false,
-    // A malformed URL gets the same error shape as everything else.
-    frameworkErrors: (err, _req, reply: FastifyReply) => {
-      const e = toApiError(err);
-      reply.code(e.statusCode).type(JSON_TYPE).send(e.body());
+    // A malformed URL gets the same error shape, headers and log line as everything else
+    // (fastify does not log these requests itself: they never reach a route).
+    frameworkErrors: (err, req, reply) => {
+      reply.raw.once('finish', () => requestLog.requestCompleted(null, req, reply));
+      frameworkErrors(err, req, reply);
     },
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
+  app.server.on('connect', answerConnect(app));
   installSecurityHeaders(app);
   opts.metrics?.install(app);
   app.setValidatorCompiler(compileValidator);
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
+  installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
 
   await app.register(swagger, {

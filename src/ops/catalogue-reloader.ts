@@ -1,7 +1,7 @@
 // Catalogue release without downtime: switches the served catalogue to the file now
 // at the --catalogue path, on request (SIGHUP) or when the path is replaced (a rename
-// over it). Guarantees: a file that does not open as a catalogue is refused with a
-// logged reason and the old one keeps serving; the swap is one reference assignment,
+// over it). Guarantees: a file that does not open as a catalogue, or holds no products,
+// is refused with a logged reason and the old one keeps serving; the swap is one reference assignment,
 // and the old file is closed only after every handler that could hold it has returned.
 import * as fs from 'node:fs';
 import type { Logger } from 'pino';
@@ -39,7 +39,7 @@ export class CatalogueReloader {
     this.seen = before;
     let next: Catalogue;
     try {
-      next = Catalogue.open(this.file);
+      next = openServable(this.file);
     } catch (err) {
       const c = this.ref.current;
       this.log.error({ trigger, file: this.file, reason: err instanceof Error ? err.message : String(err) },
@@ -69,6 +69,14 @@ export class CatalogueReloader {
     clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** Opens a catalogue to switch to; one with no products would answer every request empty, so it is refused. */
+function openServable(file: string): Catalogue {
+  const c = Catalogue.open(file);
+  if (c.products > 0) return c;
+  c.close();
+  throw new Error('the catalogue has no products');
 }
 
 /** What the path currently names: inode, size and modification time, or 'missing'. */

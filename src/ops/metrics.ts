@@ -7,11 +7,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CatalogueRef } from '../catalogue/read-model';
 import { toApiError } from '../http/errors';
-import { MESSAGES } from '../shared/errors';
 import type { ReloadOutcome } from './catalogue-reloader';
 
 const REFUSED = new Set([400, 402, 403, 413, 415, 429, 503]);
-const REASON_BY_MESSAGE = new Map<string, string>(Object.entries(MESSAGES).map(([reason, message]) => [message, reason]));
 
 export class Metrics {
   readonly registry = new Registry();
@@ -58,7 +56,7 @@ export class Metrics {
     });
     app.addHook('onError', (_req: FastifyRequest, _reply: FastifyReply, err: FastifyError, done: () => void) => {
       const e = toApiError(err);
-      if (REFUSED.has(e.statusCode)) this.refusals.inc({ status: e.statusCode, reason: REASON_BY_MESSAGE.get(e.message) ?? e.code });
+      if (REFUSED.has(e.statusCode)) this.refusals.inc({ status: e.statusCode, reason: e.reason });
       done();
     });
   }

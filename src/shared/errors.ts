@@ -1,6 +1,8 @@
 // One error type for everything the API refuses. Guarantees: the list of codes is
 // closed, each code has exactly one HTTP status, and the body sent for it is always
-// {statusCode, error, message} with the HTTP reason phrase, never internals.
+// {statusCode, error, message} with the HTTP reason phrase, never internals. Every error
+// also carries a machine-readable reason from a closed set (the fixed refusals below, or
+// its code), which metrics and logs use instead of the message text.
 import { STATUS_CODES } from 'node:http';
 
 export const ERROR_STATUS = {
@@ -8,6 +10,7 @@ export const ERROR_STATUS = {
   payment_required: 402,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
@@ -15,17 +18,6 @@ export const ERROR_STATUS = {
   unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export class ApiError extends Error {
-  readonly statusCode: number;
-  constructor(readonly code: ErrorCode, message: string) {
-    super(message);
-    this.statusCode = ERROR_STATUS[code];
-  }
-  body(): { statusCode: number; error: string; message: string } {
-    return { statusCode: this.statusCode, error: STATUS_CODES[this.statusCode] ?? 'Error', message: this.message };
-  }
-}
 
 /** The fixed messages the specification gives. */
 export const MESSAGES = {
@@ -38,3 +30,40 @@ export const MESSAGES = {
   paymentRequired: 'Payment required; resolve billing on the dashboard',
   monthlyCap: 'Monthly request limit reached for this key; it resets on the 1st (UTC)',
 } as const;
+export type Refusal = keyof typeof MESSAGES;
+
+/** The code of each fixed refusal. */
+const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
+  invalidKey: 'forbidden',
+  noBarcodePlan: 'forbidden',
+  rateLimited: 'too_many_requests',
+  unavailable: 'unavailable',
+  trialUsed: 'too_many_requests',
+  trialExpired: 'payment_required',
+  paymentRequired: 'payment_required',
+  monthlyCap: 'too_many_requests',
+};
+
+/** Why a request was refused: one of the fixed refusals, or the error code itself. */
+export type Reason = Refusal | ErrorCode;
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly reason: Reason = code,
+  ) {
+    super(message);
+    this.statusCode = ERROR_STATUS[code];
+  }
+
+  /** One of the refusals the specification fixes, with its exact message. */
+  static refusal(reason: Refusal): ApiError {
+    return new ApiError(REFUSAL_CODE[reason], MESSAGES[reason], reason);
+  }
+
+  body(): { statusCode: number; error: string; message: string } {
+    return { statusCode: this.statusCode, error: STATUS_CODES[this.statusCode] ?? 'Error', message: this.message };
+  }
+}

@@ -2,7 +2,7 @@
 // the fixture catalogue, with one key per built-in plan, for the HTTP tests.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { startServer, type RunningServer } from '../../src/server';
 import { openAdmin } from '../../src/access';
 import { buildFixture } from './fixture';
@@ -17,7 +17,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** `logger`: where the server logs (silent by default). */
+export async function startTestServer(logger: Logger = pino({ level: 'silent' })): Promise<TestServer> {
   const { file, dir } = await buildFixture();
   const store = `sqlite:${path.join(dir, 'access.sqlite')}`;
   const admin = await openAdmin(store);
@@ -27,7 +28,7 @@ export async function startTestServer(): Promise<TestServer> {
     keys[plan] = { id: k.id, key: k.key };
   }
   await admin.close();
-  const server = await startServer({ catalogue: file, host: '127.0.0.1', port: 0, access: store, logger: pino({ level: 'silent' }) });
+  const server = await startServer({ catalogue: file, host: '127.0.0.1', port: 0, access: store, logger });
   return {
     url: server.url, keys, server, store, dir,
     get: (p, headers = { 'x-api-key': keys.pro.key }) => fetch(server.url + p, { headers }),
