@@ -18,11 +18,13 @@ export interface RedisSpec {
   tls?: ConnectionOptions;
   sentinelPassword?: string;
   prefix: string;
+  /** Bound on one command (`timeout_ms`), overriding the caller's default. */
+  timeoutMs?: number;
 }
 
 const FORMS =
   'redis://[USER:PASS@]HOST:PORT[/DB], rediss://… (TLS), redis-sentinel://[USER:PASS@]S1:P1,S2:P2/MASTER[/DB] or redis-cluster://[USER:PASS@]H1:P1,H2:P2';
-const OPTIONS = ['prefix', 'tls', 'ca', 'sentinel_password'];
+const OPTIONS = ['prefix', 'tls', 'ca', 'sentinel_password', 'timeout_ms'];
 
 /** `SCHEME://[USER:PASS@]HOSTS[/PATH][?QUERY]`; see docs/metering.md for every form. */
 export function parseRedisSpec(spec: string): RedisSpec {
@@ -55,7 +57,14 @@ export function parseRedisSpec(spec: string): RedisSpec {
     tls: tlsOptions(scheme === 'rediss' || params.get('tls') === '1', params.get('ca')),
     sentinelPassword: params.get('sentinel_password') ?? undefined,
     prefix,
+    timeoutMs: timeoutOption(params.get('timeout_ms')),
   };
+}
+
+function timeoutOption(v: string | null): number | undefined {
+  if (v === null) return undefined;
+  if (!/^\d{1,6}$/.test(v) || Number(v) < 1) throw new Error(`redis store option timeout_ms must be a whole number of milliseconds from 1, not "${v}"`);
+  return Number(v);
 }
 
 function parseHost(h: string): { host: string; port: number } {
@@ -92,7 +101,7 @@ export function redisClient(s: RedisSpec, timeoutMs: number): Redis | Cluster {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
-    commandTimeout: timeoutMs,
+    commandTimeout: s.timeoutMs ?? timeoutMs,
     retryStrategy: (times) => Math.min(times * 50, 500),
     // A demoted primary answers READONLY: reconnect (to the new primary), never resend.
     reconnectOnError: (err) => err.message.startsWith('READONLY'),
@@ -101,7 +110,7 @@ export function redisClient(s: RedisSpec, timeoutMs: number): Redis | Cluster {
     return new Cluster(s.hosts, {
       redisOptions: common,
       enableOfflineQueue: false,
-      enableAutoPipelining: true,
+      enableAutoPipelining: false,
       clusterRetryStrategy: (times) => Math.min(times * 50, 500),
       slotsRefreshTimeout: 1000,
       retryDelayOnClusterDown: 50,
