@@ -37,16 +37,21 @@ export function parseRedisSpec(spec: string): RedisSpec {
   }
   const kind = scheme === 'redis-sentinel' ? 'sentinel' : scheme === 'redis-cluster' ? 'cluster' : 'server';
   const hosts = hostList.split(',').map(parseHost);
-  if (kind === 'server' && hosts.length !== 1) throw new Error(`${scheme}:// takes one HOST:PORT; use redis-cluster:// or redis-sentinel:// for several`);
+  if (kind === 'server' && hosts.length !== 1)
+    throw new Error(`${scheme}:// takes one HOST:PORT; use redis-cluster:// or redis-sentinel:// for several`);
   const segments = path.split('/').filter((s) => s !== '');
   const master = kind === 'sentinel' ? segments.shift() : undefined;
-  if (kind === 'sentinel' && master === undefined) throw new Error('redis-sentinel:// needs the master name: redis-sentinel://S1:P1,S2:P2/MASTER[/DB]');
-  if (kind === 'cluster' && segments.length > 0) throw new Error('redis-cluster:// takes no database number (a cluster has only database 0)');
+  if (kind === 'sentinel' && master === undefined)
+    throw new Error('redis-sentinel:// needs the master name: redis-sentinel://S1:P1,S2:P2/MASTER[/DB]');
+  if (kind === 'cluster' && segments.length > 0)
+    throw new Error('redis-cluster:// takes no database number (a cluster has only database 0)');
   const db = segments.shift() ?? '0';
-  if (!/^\d+$/.test(db) || segments.length > 0) throw new Error(`redis database must be a number, not "${segments.length > 0 ? path : db}"`);
+  if (!/^\d+$/.test(db) || segments.length > 0)
+    throw new Error(`redis database must be a number, not "${segments.length > 0 ? path : db}"`);
   const [user, pass] = splitUserinfo(userinfo);
   const prefix = params.get('prefix') ?? 'catalogue:';
-  if (kind === 'cluster' && /[{}]/.test(prefix)) throw new Error('the redis-cluster:// prefix must not contain { or } (hash tags are chosen by the store)');
+  if (kind === 'cluster' && /[{}]/.test(prefix))
+    throw new Error('the redis-cluster:// prefix must not contain { or } (hash tags are chosen by the store)');
   return {
     kind,
     hosts,
@@ -63,7 +68,8 @@ export function parseRedisSpec(spec: string): RedisSpec {
 
 function timeoutOption(v: string | null): number | undefined {
   if (v === null) return undefined;
-  if (!/^\d{1,6}$/.test(v) || Number(v) < 1) throw new Error(`redis store option timeout_ms must be a whole number of milliseconds from 1, not "${v}"`);
+  if (!/^\d{1,6}$/.test(v) || Number(v) < 1)
+    throw new Error(`redis store option timeout_ms must be a whole number of milliseconds from 1, not "${v}"`);
   return Number(v);
 }
 
@@ -89,7 +95,11 @@ function tlsOptions(on: boolean, ca: string | null): ConnectionOptions | undefin
 /** Where the spec points, without credentials: for messages. */
 export function describeSpec(s: RedisSpec): string {
   const hosts = s.hosts.map((h) => `${h.host}:${h.port}`).join(',');
-  return s.kind === 'sentinel' ? `sentinels ${hosts} (master ${s.master})` : s.kind === 'cluster' ? `cluster ${hosts}` : hosts;
+  return s.kind === 'sentinel'
+    ? `sentinels ${hosts} (master ${s.master})`
+    : s.kind === 'cluster'
+      ? `cluster ${hosts}`
+      : hosts;
 }
 
 /** The ioredis client for a spec; it reconnects by itself and fails commands fast meanwhile. */

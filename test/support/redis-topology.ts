@@ -14,6 +14,8 @@ export interface Topology {
   /** A plain client to one node (127.0.0.1:port). */
   node(port: number): Redis;
   ports: number[];
+  /** SIGKILLs the server on `port`. */
+  kill(port: number): void;
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,13 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, tries
 }
 
 function client(port: number): Redis {
-  const r = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => 100, lazyConnect: false });
+  const r = new Redis({
+    port,
+    host: '127.0.0.1',
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => 100,
+    lazyConnect: false,
+  });
   r.on('error', () => {});
   return r;
 }
@@ -58,6 +66,9 @@ function topology(dir: string, ports: number[], children: ChildProcess[], spec: 
   return {
     spec,
     ports,
+    kill(port) {
+      children[ports.indexOf(port)].kill('SIGKILL');
+    },
     node(port) {
       const r = client(port);
       clients.push(r);
@@ -72,7 +83,7 @@ function topology(dir: string, ports: number[], children: ChildProcess[], spec: 
             : new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGKILL'))),
         ),
       );
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.KEEP_REDIS_DIR) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -84,17 +95,36 @@ export async function startCluster(base: number): Promise<Topology> {
   const children = ports.map((port) =>
     startServer(dir, [
       ...serverArgs(port),
-      '--cluster-enabled', 'yes',
-      '--cluster-config-file', `nodes-${port}.conf`,
-      '--cluster-node-timeout', '1000',
-      '--cluster-replica-validity-factor', '0',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      '1000',
+      '--cluster-replica-validity-factor',
+      '0',
     ]),
   );
-  const t = topology(dir, ports, children, (p) => `redis-cluster://${ports.slice(0, 3).map((x) => `127.0.0.1:${x}`).join(',')}?prefix=${p}`);
+  const t = topology(
+    dir,
+    ports,
+    children,
+    (p) =>
+      `redis-cluster://${ports
+        .slice(0, 3)
+        .map((x) => `127.0.0.1:${x}`)
+        .join(',')}?prefix=${p}`,
+  );
   try {
     const nodes = ports.map((p) => t.node(p));
-    await until('cluster nodes up', async () => ((await Promise.all(nodes.map((n) => n.ping()))).length ? true : undefined));
-    const made = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    await until('cluster nodes up', async () =>
+      (await Promise.all(nodes.map((n) => n.ping()))).length ? true : undefined,
+    );
+    const made = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     if (made.status !== 0) throw new Error(`redis-cli --cluster create failed: ${made.stdout}${made.stderr}`);
     await until('cluster state ok, replicas synced', async () => {
       for (const n of nodes) {
@@ -115,7 +145,10 @@ export async function startCluster(base: number): Promise<Topology> {
 export async function replicaOf(t: Topology, key: string): Promise<{ primary: number; replica: number }> {
   const any = t.node(t.ports[0]);
   const slot = Number(await any.cluster('KEYSLOT', key));
-  const lines = String(await any.cluster('NODES')).trim().split('\n').map((l) => l.split(' '));
+  const lines = String(await any.cluster('NODES'))
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' '));
   const owner = lines.find((f) => f[2].includes('master') && f.slice(8).some((r) => inRange(r, slot)));
   const replica = lines.find((f) => f[3] === owner?.[0]);
   if (!owner || !replica) throw new Error(`no primary with a replica for slot ${slot}`);
@@ -149,16 +182,24 @@ export async function startSentinel(base: number): Promise<Topology> {
         'bind 127.0.0.1',
         `sentinel monitor catalogue 127.0.0.1 ${primary} 2`,
         'sentinel down-after-milliseconds catalogue 1000',
-        'sentinel failover-timeout catalogue 5000',
+        `logfile ${join(dir, `sentinel-${port}.log`)}`,
+        'sentinel failover-timeout catalogue 2000', // a new failover of the same primary may start 2 × this after the last
         '',
       ].join('\n'),
     );
     children.push(startServer(dir, [conf, '--sentinel']));
   }
-  const t = topology(dir, [primary, replica, ...sentinels], children, (p) => `redis-sentinel://${sentinels.map((x) => `127.0.0.1:${x}`).join(',')}/catalogue?prefix=${p}`);
+  const t = topology(
+    dir,
+    [primary, replica, ...sentinels],
+    children,
+    (p) => `redis-sentinel://${sentinels.map((x) => `127.0.0.1:${x}`).join(',')}/catalogue?prefix=${p}`,
+  );
   try {
     const r = t.node(replica);
-    await until('replica synced', async () => ((await r.info('replication')).includes('master_link_status:up') ? true : undefined));
+    await until('replica synced', async () =>
+      (await r.info('replication')).includes('master_link_status:up') ? true : undefined,
+    );
     for (const port of sentinels) {
       const s = t.node(port);
       await until('sentinels know the replica and each other', async () => {
