@@ -69,9 +69,9 @@ topologySuite({
 
 interface Setup {
   name: string;
-  start(): Promise<Topology>;
+  start: () => Promise<Topology>;
   /** Forces a failover of the primary holding `account`'s counters; resolves to "is the replica promoted?". */
-  failover(t: Topology, account: string): Promise<() => Promise<boolean>>;
+  failover: (t: Topology, account: string) => Promise<() => Promise<boolean>>;
   /** The ports of the primary now holding `account`'s counters and of its replica; undefined: the kill test is skipped. */
   primary: ((t: Topology, account: string) => Promise<{ primary: number; replica: number }>) | undefined;
 }

@@ -232,8 +232,9 @@ export class RedisBackend implements Backend {
     return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.r.disconnect();
+    return Promise.resolve();
   }
 }
 

@@ -79,11 +79,11 @@ function topology(dir: string, ports: number[], children: ChildProcess[], spec: 
       await Promise.all(
         children.map((c) =>
           c.exitCode !== null || c.signalCode !== null
-            ? undefined
+            ? Promise.resolve()
             : new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGKILL'))),
         ),
       );
-      if (!process.env.KEEP_REDIS_DIR) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
