@@ -234,7 +234,7 @@ function print(rows: Row[]): void {
   const f = (n: number | null, d = 0) => (n === null ? '—' : n.toFixed(d));
   console.log(`product by id, ${DURATION} s per row, plan with a rate limit (a rate hit and a charge per request)\n`);
   console.log(
-    '| store | PING round trip | connections | req/s | p50 ms | p99 ms | server CPU µs/req | script calls/req | non-200 |',
+    '| store | PING round trip | connections | req/s | p50 ms | p99 ms | server CPU µs/req | script calls/req | Redis CPU µs/req (scripts) | non-200 |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
