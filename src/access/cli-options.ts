@@ -9,7 +9,7 @@ export interface StoreOptions {
 
 export function withStoreOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--access <store>', 'access store: sqlite:PATH or redis://HOST:PORT[/DB]').env('ACCESS_STORE'))
+    .addOption(new Option('--access <store>', 'access store: sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster:// (docs/metering.md)').env('ACCESS_STORE'))
     .addOption(new Option('--plans <file>', 'JSON file of plans added to the built-in ones').env('PLANS_FILE'));
 }
 

@@ -1,5 +1,6 @@
-// Opening the access layer from a store spec: `sqlite:PATH` or `redis://HOST:PORT[/DB]`
-// (ACCESS_STORE); the default is sqlite:<package root>/var/access.sqlite. Guarantees:
+// Opening the access layer from a store spec: `sqlite:PATH`, or a Redis server, Sentinel
+// primary or Cluster (`redis://`, `rediss://`, `redis-sentinel://`, `redis-cluster://`; see
+// redis-spec.ts) (ACCESS_STORE); the default is sqlite:<package root>/var/access.sqlite. Guarantees:
 // opening never needs the store to be up (an outage shows as 503s, then recovers).
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../shared/package-root';
@@ -43,11 +44,12 @@ async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin',
     if (path === '') throw new Error('access store "sqlite:" needs a path, e.g. sqlite:var/access.sqlite');
     return new SqliteBackend(resolve(path), timeoutMs);
   }
-  if (s.startsWith('redis://')) {
+  if (/^(redis|rediss|redis-sentinel|redis-cluster):\/\//.test(s)) {
     const { RedisBackend } = await import('./redis-backend');
     return RedisBackend.open(s, purpose, timeoutMs);
   }
-  throw new Error(`access store must be sqlite:PATH or redis://HOST:PORT[/DB], not "${s}"`);
+  const shown = s.replace(/\/\/[^@/]*@/, '//…@'); // never echo a password
+  throw new Error(`access store must be sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster://, not "${shown}"`);
 }
 
 /** The access control a server uses; the store may be down when this is called. */

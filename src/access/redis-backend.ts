@@ -1,9 +1,15 @@
-// The access store on a Redis server shared by several instances. Guarantees: every
-// check-and-count runs inside one Lua script (EVALSHA) — the hits and charges of one
-// event-loop turn share one call, each checked in turn — so it is atomic across all clients;
-// commands fail fast while disconnected and time out after the given bound.
-import Redis from 'ioredis';
+// The access store on Redis shared by several instances: one server, a Sentinel-managed
+// primary or a Cluster. Guarantees: every check-and-count runs inside one Lua script
+// (EVALSHA), atomic across all clients — the hits and charges of one event-loop turn share
+// one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
+// account, see redis-keys.ts), each checked in turn; commands fail fast while no primary
+// answers and time out after the given bound (never resent).
+import type Redis from 'ioredis';
+import type { Cluster } from 'ioredis';
+import calculateSlot from 'cluster-key-slot';
 import type { Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
+import { RedisKeys } from './redis-keys';
+import { describeSpec, parseRedisSpec, redisClient } from './redis-spec';
 
 const SCRIPTS = {
   // The hits and charges of one event-loop turn, checked and counted in turn. Each op has
@@ -59,18 +65,19 @@ return redis.call('INCR', KEYS[4])`,
     lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'disabled', '1') redis.call('INCR', KEYS[2]) return 1`,
   },
-  // KEYS: key hash, version. ARGV: key prefix, '1' or '0'.
+  // KEYS: key hash, version. ARGV: account hash prefix, '1' or '0'.
   setPaymentRequired: {
     numberOfKeys: 2,
     lua: `local acct = redis.call('HGET', KEYS[1], 'account')
 if not acct then return 0 end
-redis.call('HSET', ARGV[1] .. 'acct:' .. acct, 'paymentRequired', ARGV[2]) redis.call('INCR', KEYS[2]) return 1`,
+redis.call('HSET', ARGV[1] .. acct, 'paymentRequired', ARGV[2]) redis.call('INCR', KEYS[2]) return 1`,
   },
 } as const;
 
 type Scripted = { [K in Exclude<keyof typeof SCRIPTS, 'meter'>]: (...args: (string | number)[]) => Promise<number> } & {
   meter(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
 };
+type Client = (Redis | Cluster) & Scripted;
 
 interface Op {
   keys: [string, string];
@@ -80,70 +87,49 @@ interface Op {
 }
 
 export class RedisBackend implements Backend {
-  private readonly r: Redis & Scripted;
+  private readonly r: Client;
   private queue: Op[] = [];
+  /** Key id → account, from the last snapshot: a rate hit's keys are named by its account on a cluster. */
+  private accounts = new Map<string, string>();
 
   private constructor(
-    redis: Redis,
-    private readonly p: string,
+    redis: Redis | Cluster,
+    private readonly k: RedisKeys,
   ) {
     for (const [name, def] of Object.entries(SCRIPTS)) redis.defineCommand(name, def);
-    this.r = redis as Redis & Scripted;
+    this.r = redis as Client;
   }
 
-  /** `redis://[user:pass@]HOST:PORT[/DB][?prefix=P]`; keys live under P (default "catalogue:"). */
+  /** A store spec of redis-spec.ts; keys live under its prefix (default "catalogue:"). */
   static async open(spec: string, purpose: 'serve' | 'admin', timeoutMs: number): Promise<RedisBackend> {
-    const url = new URL(spec);
-    const db = url.pathname.replace(/^\//, '');
-    if (db !== '' && !/^\d+$/.test(db)) throw new Error(`redis database must be a number, not "${db}" in ${url.host}`);
-    for (const k of url.searchParams.keys()) if (k !== 'prefix') throw new Error(`unknown redis store option "${k}" (only prefix)`);
-    const redis = new Redis({
-      host: url.hostname,
-      port: url.port === '' ? 6379 : Number(url.port),
-      db: db === '' ? 0 : Number(db),
-      username: url.username === '' ? undefined : decodeURIComponent(url.username),
-      password: url.password === '' ? undefined : decodeURIComponent(url.password),
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 1000,
-      commandTimeout: timeoutMs,
-      retryStrategy: (times) => Math.min(times * 50, 500),
-    });
+    const s = parseRedisSpec(spec);
+    const redis = redisClient(s, timeoutMs);
     let lastError: Error | undefined;
     redis.on('error', (err: Error) => (lastError = err)); // reconnects by itself; requests meanwhile get 503
     // Scripts loaded on every (re)connection, so that requests never pay a NOSCRIPT round trip.
-    redis.on('ready', () => {
-      for (const def of Object.values(SCRIPTS)) redis.script('LOAD', def.lua).catch(() => {});
-    });
+    redis.on('ready', () => loadScripts(redis));
     const ready = await new Promise<boolean>((resolve) => {
       const t = setTimeout(() => resolve(false), purpose === 'serve' ? 500 : 3000);
       redis.once('ready', () => (clearTimeout(t), resolve(true)));
     });
     if (!ready && purpose === 'admin') {
       redis.disconnect();
-      throw new Error(`cannot reach the access store at redis://${url.host} (${lastError?.message ?? 'timed out'})`);
+      throw new Error(`cannot reach the access store at ${describeSpec(s)} (${lastError?.message ?? 'timed out'})`);
     }
-    return new RedisBackend(redis, url.searchParams.get('prefix') ?? 'catalogue:');
+    return new RedisBackend(redis, new RedisKeys(s.prefix, s.kind === 'cluster'));
   }
 
   async version(): Promise<number> {
-    return Number((await this.r.get(`${this.p}version`)) ?? 0);
+    return Number((await this.r.get(this.k.version)) ?? 0);
   }
 
   async snapshot(): Promise<Snapshot> {
-    const [version, ids] = await Promise.all([this.version(), this.r.smembers(`${this.p}keys`)]);
-    const keyPipe = this.r.pipeline();
-    for (const id of ids) keyPipe.hgetall(`${this.p}key:${id}`);
-    const keys: KeyRecord[] = [];
-    for (const [i, [err, h]] of ((await keyPipe.exec()) ?? []).entries()) {
-      if (err) throw err;
-      const f = h as Record<string, string>;
-      if (f.hash === undefined) continue;
-      keys.push({ id: ids[i], hash: f.hash, account: f.account, plan: f.plan, disabled: f.disabled === '1', createdAt: Number(f.createdAt) });
-    }
+    const [version, keys] = await Promise.all([this.version(), this.keyRecords()]);
+    this.accounts = new Map(keys.map((k) => [k.id, k.account]));
     const names = [...new Set(keys.map((k) => k.account))];
+    if (names.length === 0) return { version, keys, accounts: [] };
     const acctPipe = this.r.pipeline();
-    for (const name of names) acctPipe.hgetall(`${this.p}acct:${name}`);
+    for (const name of names) acctPipe.hgetall(this.k.acctPrefix + name);
     const accounts = ((await acctPipe.exec()) ?? []).map(([err, h], i) => {
       if (err) throw err;
       const f = h as Record<string, string>;
@@ -152,18 +138,44 @@ export class RedisBackend implements Backend {
     return { version, keys, accounts };
   }
 
+  /** Every key record (control data: one slot on a cluster, so one pipeline). */
+  private async keyRecords(): Promise<KeyRecord[]> {
+    const ids = await this.r.smembers(this.k.keySet);
+    if (ids.length === 0) return [];
+    const keyPipe = this.r.pipeline();
+    for (const id of ids) keyPipe.hgetall(this.k.key(id));
+    const keys: KeyRecord[] = [];
+    for (const [i, [err, h]] of ((await keyPipe.exec()) ?? []).entries()) {
+      if (err) throw err;
+      const f = h as Record<string, string>;
+      if (f.hash === undefined) continue;
+      keys.push({ id: ids[i], hash: f.hash, account: f.account, plan: f.plan, disabled: f.disabled === '1', createdAt: Number(f.createdAt) });
+    }
+    return keys;
+  }
+
   async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
-    const keys: [string, string] = [`${this.p}rate:${keyId}:${second}`, `${this.p}usage:${month}`];
+    const account = this.k.slotted ? await this.accountOf(keyId) : '';
+    const keys: [string, string] = [this.k.rate(keyId, account, second), this.k.usage(account, month)];
     return (await this.enqueue(keys, ['h', limit, keyId, '', '', ''])) === 1;
   }
 
+  private async accountOf(keyId: string): Promise<string> {
+    const known = this.accounts.get(keyId);
+    if (known !== undefined) return known;
+    const account = await this.r.hget(this.k.key(keyId), 'account');
+    if (account === null) throw new Error(`no key ${keyId} in the access store`);
+    this.accounts.set(keyId, account);
+    return account;
+  }
+
   async charge(q: ChargeRequest): Promise<ChargeResult> {
-    const keys: [string, string] = [`${this.p}usage:${q.month}`, `${this.p}trial`];
+    const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
     const left = await this.enqueue(keys, ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1]);
     return left === -1 ? 'trial' : left === -2 ? 'ceiling' : left;
   }
 
-  /** Queues an op for this turn's one `meter` script call. */
+  /** Queues an op for this turn's `meter` script call (one per hash slot on a cluster). */
   private enqueue(keys: [string, string], args: (string | number)[]): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       if (this.queue.length === 0) setImmediate(this.flush);
@@ -174,29 +186,43 @@ export class RedisBackend implements Backend {
   private readonly flush = (): void => {
     const ops = this.queue;
     this.queue = [];
+    if (!this.k.slotted) return this.run(ops);
+    const bySlot = new Map<number, Op[]>();
+    for (const op of ops) {
+      const slot = calculateSlot(op.keys[0]);
+      const group = bySlot.get(slot);
+      if (group) group.push(op);
+      else bySlot.set(slot, [op]);
+    }
+    for (const group of bySlot.values()) this.run(group);
+  };
+
+  private run(ops: Op[]): void {
     this.r.meter(ops.length * 2, ...ops.flatMap((op) => op.keys), ...ops.flatMap((op) => op.args)).then(
       (results) => ops.forEach((op, i) => op.resolve(results[i])),
       (err) => ops.forEach((op) => op.reject(err)),
     );
-  };
+  }
 
   async createKey(k: KeyRecord): Promise<void> {
-    const p = this.p;
-    await this.r.createKey(`${p}acct:${k.account}`, `${p}key:${k.id}`, `${p}keys`, `${p}version`, k.createdAt, k.hash, k.account, k.plan, k.id);
+    const { acctPrefix, keySet, version } = this.k;
+    await this.r.createKey(acctPrefix + k.account, this.k.key(k.id), keySet, version, k.createdAt, k.hash, k.account, k.plan, k.id);
+    this.accounts.set(k.id, k.account);
   }
 
   async disableKey(id: string): Promise<boolean> {
-    return (await this.r.disableKey(`${this.p}key:${id}`, `${this.p}version`)) === 1;
+    return (await this.r.disableKey(this.k.key(id), this.k.version)) === 1;
   }
 
   async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
-    return (await this.r.setPaymentRequired(`${this.p}key:${keyId}`, `${this.p}version`, this.p, on ? '1' : '0')) === 1;
+    return (await this.r.setPaymentRequired(this.k.key(keyId), this.k.version, this.k.acctPrefix, on ? '1' : '0')) === 1;
   }
 
   async usage(month: string): Promise<UsageRow[]> {
-    const h = await this.r.hgetall(`${this.p}usage:${month}`);
+    const accounts = this.k.slotted ? [...new Set((await this.keyRecords()).map((k) => k.account))] : [''];
+    const hashes = await Promise.all(accounts.map((a) => this.r.hgetall(this.k.usage(a, month))));
     const rows = new Map<string, UsageRow>();
-    for (const [field, value] of Object.entries(h)) {
+    for (const [field, value] of hashes.flatMap((h) => Object.entries(h))) {
       const keyId = field.slice(2);
       const row = rows.get(keyId) ?? { keyId, calls: 0, refused: 0 };
       if (field.startsWith('c:')) row.calls = Number(value);
@@ -206,7 +232,14 @@ export class RedisBackend implements Backend {
     return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.r.disconnect();
+    return Promise.resolve();
   }
+}
+
+/** SCRIPT LOAD on the server, or on every primary of a cluster. */
+function loadScripts(redis: Redis | Cluster): void {
+  const nodes = redis.isCluster ? (redis as Cluster).nodes('master') : [redis];
+  for (const node of nodes) for (const def of Object.values(SCRIPTS)) node.script('LOAD', def.lua).catch(() => {});
 }

@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .addOption(new Option('--catalogue <file>', 'catalogue database file made by `catalogue build`; SIGHUP or renaming a new file over it switches to the new file').env('CATALOGUE_DB').makeOptionMandatory())
     .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port to listen on').env('PORT').default(8080).argParser(parsePort))
-    .addOption(new Option('--access <store>', 'API keys and usage store: sqlite:PATH or redis://HOST:PORT[/DB] (default sqlite:var/access.sqlite in the project)').env('ACCESS_STORE'))
+    .addOption(new Option('--access <store>', 'API keys and usage store: sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster:// (docs/metering.md; default sqlite:var/access.sqlite in the project)').env('ACCESS_STORE'))
     .addOption(new Option('--plans <file>', 'JSON file of extra plans').env('PLANS_FILE'))
     .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(portParser('--metrics-port')))
     .addOption(new Option('--metrics-host <host>', 'address the metrics port listens on; keep it private').env('METRICS_HOST').default('127.0.0.1'))

@@ -1,0 +1,307 @@
+// The access store on a real Redis Cluster (3 primaries, 3 replicas) and a real Sentinel setup
+// (primary, replica, 3 sentinels), each shared by two API server processes: trial and sandbox
+// allowances admit exactly their allowance across instances, per-second rates hold across
+// instances, a disabled key is refused by every instance within a second, and a forced
+// failover under load answers only 200 or 503 (fail-closed), recovers, and loses at most the
+// few counts docs/metering.md states.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openAdmin, monthOf, type AccessAdmin } from '../src/access';
+import { buildFixture } from './support/fixture';
+import { serveProcess, type ServeProcess } from './support/serve-process';
+import { uuid } from './support/source';
+import { redisBinariesPresent, replicaOf, startCluster, startSentinel, type Topology } from './support/redis-topology';
+
+const PLANS = [
+  {
+    name: 'trial-x',
+    trial: { requests: 100, days: 14 },
+    monthlyIncluded: null,
+    monthlyCeiling: null,
+    ratePerSecond: null,
+    barcode: true,
+  },
+  { name: 'sandbox-x', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
+  { name: 'rated', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: 5, barcode: true },
+  {
+    name: 'metered',
+    trial: null,
+    monthlyIncluded: 1_000_000,
+    monthlyCeiling: 1_000_000,
+    ratePerSecond: null,
+    barcode: true,
+  },
+];
+const PRODUCT = `/v1/products/${uuid(0, 'b')}`;
+/** Documented bound (docs/metering.md): a failover loses at most this many seconds of the primary's counts. */
+const MAX_LOST_SECONDS = 0.5;
+
+const present = redisBinariesPresent();
+if (!present && process.env.CI)
+  throw new Error('redis-server / redis-cli are missing and CI is set: the cluster and Sentinel tests must run');
+
+topologySuite({
+  name: 'redis cluster (3 primaries, 3 replicas)',
+  start: () => startCluster(7100),
+  async failover(t, account) {
+    const r = t.node((await replicaOf(t, `x{a:${account}}`)).replica);
+    await r.cluster('FAILOVER', 'FORCE');
+    return async () => (await r.info('replication')).includes('role:master');
+  },
+  primary: (t, account) => replicaOf(t, `x{a:${account}}`),
+});
+
+topologySuite({
+  name: 'redis sentinel (primary, replica, 3 sentinels)',
+  start: () => startSentinel(7110),
+  async failover(t) {
+    await t.node(t.ports[2]).call('SENTINEL', 'FAILOVER', 'catalogue');
+    const replica = t.node(t.ports[1]);
+    return async () => (await replica.info('replication')).includes('role:master');
+  },
+  // Not covered: killing the primary right after the forced failover above left the Sentinels without a
+  // promotion for more than 30 s in some runs here (see docs/metering.md), so that case is left to the cluster.
+  primary: undefined,
+});
+
+interface Setup {
+  name: string;
+  start: () => Promise<Topology>;
+  /** Forces a failover of the primary holding `account`'s counters; resolves to "is the replica promoted?". */
+  failover: (t: Topology, account: string) => Promise<() => Promise<boolean>>;
+  /** The ports of the primary now holding `account`'s counters and of its replica; undefined: the kill test is skipped. */
+  primary: ((t: Topology, account: string) => Promise<{ primary: number; replica: number }>) | undefined;
+}
+
+function topologySuite({ name, start, failover, primary }: Setup): void {
+  describe(name, { skip: present ? false : 'SKIPPED: redis-server / redis-cli not installed (they run in CI)' }, () => {
+    let topo: Topology;
+    let admin: AccessAdmin;
+    let apis: ServeProcess[] = [];
+    let dir: string;
+
+    before(async () => {
+      topo = await start();
+      const fixture = await buildFixture();
+      dir = fixture.dir;
+      const plans = join(dir, 'plans.json');
+      writeFileSync(plans, JSON.stringify(PLANS));
+      const spec = topo.spec(`t-${randomBytes(4).toString('hex')}:`);
+      admin = await openAdmin(spec, { plansFile: plans });
+      const args = ['--catalogue', fixture.file, '--access', spec, '--plans', plans];
+      apis = await Promise.all([serveProcess(args), serveProcess(args)]);
+    });
+
+    after(async () => {
+      await Promise.all(apis.map((a) => a.stop()));
+      await admin?.close();
+      await topo?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('trial and sandbox keys of two accounts at once: 160 requests each over two instances admit exactly 100 each', async () => {
+      // Both accounts' steps share event-loop turns, so on a cluster each turn is split into one script per slot.
+      const keys = [await admin.createKey('trial-x'), await admin.createKey('sandbox-x')];
+      const results = await Promise.all(keys.map((k) => fire(apis, k.key, 160, 16)));
+      for (const statuses of results) assert.deepEqual(tally(statuses), { 200: 100, 429: 60 });
+      const usage = await admin.usage(monthOf(Date.now()));
+      for (const k of keys) assert.equal(usage.keys.find((u) => u.id === k.id)?.calls, 100);
+    });
+
+    test('a rate of 5/s holds across two instances', async () => {
+      const k = await admin.createKey('rated');
+      await warm(apis, k.key);
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20)); // start of a second
+      const first = Math.floor(Date.now() / 1000);
+      const statuses = await fire(apis, k.key, 30, 15);
+      const windows = Math.floor(Date.now() / 1000) - first + 1;
+      const ok = statuses.filter((s) => s === 200).length;
+      assert.ok(ok >= 5 && ok <= 5 * windows, `${ok} admitted in ${windows} rate windows`);
+      if (windows === 1) assert.equal(ok, 5);
+    });
+
+    test('a key disabled through the store is refused by every instance within a second', async () => {
+      const k = await admin.createKey('metered');
+      for (const api of apis) assert.equal((await get(api, k.key)).status, 200);
+      await admin.disableKey(k.id);
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const api of apis) assert.equal((await get(api, k.key)).status, 403);
+    });
+
+    test(
+      'a forced failover under load answers only 200 or 503, recovers, and loses few counts',
+      { timeout: 60_000 },
+      async (t) => {
+        const k = await admin.createKey('metered');
+        await warm(apis, k.key);
+        const calls = async () => (await admin.usage(monthOf(Date.now()))).keys.find((u) => u.id === k.id)?.calls ?? 0;
+        const before = await calls();
+        const load = new Load(apis, k.key, 8);
+        await load.until(() => load.ok >= 200);
+        const promoted = await failover(topo, k.account);
+        await load.until(() => promoted().catch(() => false));
+        const okAtPromotion = load.ok;
+        await load.until(() => load.ok >= okAtPromotion + 300); // served again, by the new primary
+        const statuses = await load.stop();
+        const n = tally(statuses);
+        const counted = (await eventually(calls)) - before;
+        const lost = n[200] - counted;
+        const figures = `${statuses.length} requests: ${n[200]} answered 200, ${n[503] ?? 0} answered 503; ${counted} counted; ${lost} counts lost; ${Math.round(n[200] / load.seconds)} served a second`;
+        t.diagnostic(figures);
+        console.log(`# failover figures (${name}): ${figures}`);
+        assert.deepEqual(
+          Object.keys(n).filter((s) => s !== '200' && s !== '503'),
+          [],
+          figures,
+        );
+        assert.ok(counted <= n[200] + (n[503] ?? 0), `never counts more than it was asked to: ${figures}`);
+        const bound = Math.ceil((MAX_LOST_SECONDS * n[200]) / load.seconds);
+        assert.ok(lost <= bound, `at most ${bound} counts lost (${MAX_LOST_SECONDS} s at this rate): ${figures}`);
+      },
+    );
+
+    test(
+      'the primary killed under load: 503 while no primary answers (never an uncharged 200), then 200 again',
+      { timeout: 60_000, skip: primary ? false : 'not covered on Sentinel (see docs/metering.md)' },
+      async (t) => {
+        const k = await admin.createKey('metered');
+        await warm(apis, k.key);
+        const calls = async () => (await admin.usage(monthOf(Date.now()))).keys.find((u) => u.id === k.id)?.calls ?? 0;
+        const before = await calls();
+        const { primary: port, replica } = await primary!(topo, k.account);
+        const r = topo.node(replica);
+        await until(async () => (await r.info('replication')).includes('master_link_status:up')); // replica in sync
+        const load = new Load(apis, k.key, 8);
+        await load.until(() => load.ok >= 200);
+        const killedAt = Date.now();
+        topo.kill(port);
+        await load.until(() => load.unavailable > 0);
+        const okAtOutage = load.ok;
+        await load.until(() => load.ok > okAtOutage);
+        const outageMs = Date.now() - killedAt;
+        await load.until(() => load.ok >= okAtOutage + 300);
+        const statuses = await load.stop();
+        const n = tally(statuses);
+        const counted = (await eventually(calls)) - before;
+        const lost = n[200] - counted;
+        const figures = `${statuses.length} requests: ${n[200]} answered 200, ${n[503] ?? 0} answered 503 (served again ${outageMs} ms after the kill); ${counted} counted; ${lost} counts lost; ${Math.round(n[200] / load.seconds)} served a second`;
+        t.diagnostic(figures);
+        console.log(`# primary-killed figures (${name}): ${figures}`);
+        assert.deepEqual(
+          Object.keys(n).filter((s) => s !== '200' && s !== '503'),
+          [],
+          figures,
+        );
+        assert.ok(counted <= n[200] + (n[503] ?? 0), `never counts more than it was asked to: ${figures}`);
+        const bound = Math.ceil((MAX_LOST_SECONDS * n[200]) / load.seconds);
+        assert.ok(lost <= bound, `at most ${bound} counts lost (${MAX_LOST_SECONDS} s at this rate): ${figures}`);
+      },
+    );
+  });
+}
+
+async function get(api: ServeProcess, key: string): Promise<Response> {
+  const res = await fetch(api.url + PRODUCT, { headers: { 'x-api-key': key } });
+  await res.arrayBuffer();
+  return res;
+}
+
+/** One request per instance, until each answers 200 (connections and scripts in place). */
+async function warm(apis: ServeProcess[], key: string): Promise<void> {
+  for (const api of apis) {
+    for (let i = 0; i < 100 && (await get(api, key)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `total` requests round-robin over the instances, `concurrent` at a time; a 503 is retried (up to 20 times). */
+async function fire(apis: ServeProcess[], key: string, total: number, concurrent: number): Promise<number[]> {
+  const out: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrent }, async () => {
+      while (next < total) {
+        const api = apis[next++ % apis.length];
+        let status = 503;
+        for (let i = 0; i < 20 && status === 503; i++) status = (await get(api, key)).status;
+        out.push(status);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Polls `cond` every 20 ms until it holds (bounded: 30 s). */
+async function until(cond: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1500; i++) {
+    if (await cond().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not reached in 30 s');
+}
+
+/** Requests without pause from `concurrent` loops per instance, until stop(). */
+class Load {
+  ok = 0;
+  unavailable = 0;
+  /** Seconds from start to stop(). */
+  seconds = 0;
+  private readonly startedAt = Date.now();
+  private statuses: number[] = [];
+  private running = true;
+  private readonly loops: Promise<void>[];
+
+  constructor(apis: ServeProcess[], key: string, concurrent: number) {
+    this.loops = apis.flatMap((api) =>
+      Array.from({ length: concurrent }, async () => {
+        while (this.running) {
+          const status = await get(api, key).then(
+            (r) => r.status,
+            () => 0,
+          );
+          this.statuses.push(status);
+          if (status === 200) this.ok++;
+          if (status === 503) this.unavailable++;
+        }
+      }),
+    );
+  }
+
+  /** Polls `cond` every 20 ms (bounded: 30 s). */
+  async until(cond: () => boolean | Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 1500; i++) {
+      if (await cond()) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(
+      `load: condition not reached in 30 s (${this.ok} answered 200, ${this.unavailable} 503, ${this.statuses.length} in all)`,
+    );
+  }
+
+  async stop(): Promise<number[]> {
+    this.running = false;
+    await Promise.all(this.loops);
+    this.seconds = (Date.now() - this.startedAt) / 1000;
+    return this.statuses;
+  }
+}
+
+/** Retries a read of the store until it answers (right after a failover a read may get an error). */
+async function eventually<T>(read: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (i >= 100) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function tally(statuses: number[]): Record<number, number> {
+  const t: Record<number, number> = {};
+  for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+  return t;
+}
