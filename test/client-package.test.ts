@@ -15,6 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE = path.join(ROOT, 'clients/typescript');
 
 let s: TestServer;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document the test edits
 let served: any;
 let tmp: string;
 before(async () => {
@@ -56,7 +57,7 @@ function run(cmd: string, args: string[], cwd: string): Promise<string> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
   return new Promise((resolve, reject) => {
     execFile(cmd, args, { cwd, env, encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed: ${String(err)}\n${stdout}\n${stderr}`));
+      if (err) reject(new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
       else resolve(stdout);
     });
   });

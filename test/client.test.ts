@@ -206,11 +206,11 @@ describe('helpers', () => {
       [...ids, null, ids[0]],
     );
     assert.deepEqual(
-      rec.bodies.map((b: any) => b.ids.length),
+      (rec.bodies as { ids: string[] }[]).map((b) => b.ids.length),
       [50, 50, 32],
     );
     assert.deepEqual(
-      rec.bodies.flatMap((b: any) => b.ids),
+      (rec.bodies as { ids: string[] }[]).flatMap((b) => b.ids),
       asked,
     );
     assert.equal(rec.maxInFlight(), 2);

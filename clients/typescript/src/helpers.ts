@@ -21,8 +21,8 @@ export async function* pages<K extends ListOperation>(
   query: QueryOf<K>,
 ): AsyncGenerator<Result<K>, void, undefined> {
   for (let page = (query as { page?: number }).page ?? 1; page <= LAST_PAGE; page++) {
-    const list = await client.data(operation as ListOperation, { query: { ...query, page } } as never);
-    yield list as Result<K>;
+    const list: Result<K> = await client.data(operation, { query: { ...query, page } } as never);
+    yield list;
     if (!list.pagination.has_more) return;
   }
 }
