@@ -88,11 +88,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       openapi: '3.1.0',
       info: {
         title: 'Cosmetics Catalogue API', version: '1.0.0',
-        description: 'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data.',
+        description: 'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data. Every operation has a stable operationId (the typed client in clients/typescript is generated from them).',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
       security: [{ apiKey: [] }],
-      tags: [{ name: 'products' }, { name: 'ingredients' }, { name: 'labels' }, { name: 'service' }],
+      tags: [
+        { name: 'products', description: 'Search, filter and fetch products with their full ingredient lists (by id, barcode or in batches of 50).' },
+        { name: 'ingredients', description: 'Search and fetch canonical ingredients with their safety data.' },
+        { name: 'labels', description: 'Analyse any ingredient label given as text, joined to this catalogue\'s ingredients.' },
+        { name: 'service', description: 'Health and catalogue build information; no API key needed.' },
+      ],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true, tryItOutEnabled: true } });

@@ -14,7 +14,7 @@ export function batchProducts(app: FastifyInstance): void {
   app.post<{ Body: { ids: string[] } }>('/v1/products/batch', {
     config: { units: (req) => (req.body as { ids: string[] }).ids.length },
     schema: {
-      summary: 'Fetch up to 50 products', tags: ['products'], body: Body, querystring: Type.Object({}),
+      operationId: 'batchProducts', summary: 'Fetch up to 50 products', tags: ['products'], body: Body, querystring: Type.Object({}),
       response: { 200: Type.Array(Type.Union([Product, Type.Null()])), ...errors(400, 402, 403, 415, 429, 503) },
     },
     preValidation: async (req) => {

@@ -31,7 +31,7 @@ type Query = Partial<Record<'category' | 'brand' | 'origin' | 'has_ingredient' |
 export function filterProducts(app: FastifyInstance): void {
   app.get<{ Querystring: Query }>('/v1/products', {
     schema: {
-      summary: 'Filter products', tags: ['products'], querystring: Query,
+      operationId: 'filterProducts', summary: 'Filter products', tags: ['products'], querystring: Query,
       response: { 200: ListOf(ProductSummary, false), ...errors(400, 402, 403, 429, 503) },
     },
   }, (req, reply) => {

@@ -10,7 +10,7 @@ const Params = Type.Object({ id: Uuid('Ingredient id; letter case is ignored.') 
 export function getIngredient(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/v1/ingredients/:id', {
     schema: {
-      summary: 'Fetch one ingredient', tags: ['ingredients'], params: Params, querystring: Type.Object({}),
+      operationId: 'getIngredient', summary: 'Fetch one ingredient', tags: ['ingredients'], params: Params, querystring: Type.Object({}),
       response: { 200: Ingredient, ...errors(400, 402, 403, 404, 429, 503) },
     },
   }, (req, reply) => {

@@ -15,7 +15,7 @@ export function getProductByBarcode(app: FastifyInstance): void {
   app.get<{ Params: { barcode: string } }>('/v1/products/barcode/:barcode', {
     config: { barcode: true },
     schema: {
-      summary: 'Fetch a product by barcode (barcode-enabled plans)', tags: ['products'], params: Params, querystring: Type.Object({}),
+      operationId: 'getProductByBarcode', summary: 'Fetch a product by barcode (barcode-enabled plans)', tags: ['products'], params: Params, querystring: Type.Object({}),
       response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
     },
   }, (req, reply) => {

@@ -12,7 +12,7 @@ const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.') });
 export function getProduct(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/v1/products/:id', {
     schema: {
-      summary: 'Fetch one product with its full ingredient list', tags: ['products'], params: Params, querystring: Type.Object({}),
+      operationId: 'getProduct', summary: 'Fetch one product with its full ingredient list', tags: ['products'], params: Params, querystring: Type.Object({}),
       response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
     },
     preValidation: async (req) => {

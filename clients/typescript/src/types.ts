@@ -1,0 +1,33 @@
+// Named types for the API's records and parameters, all derived from the generated
+// operations (src/openapi.ts), so they change only when the server's schemas change.
+import type { operations } from './openapi';
+
+/** Every operation of the API, by its stable operationId. */
+export type OperationId = keyof operations;
+
+type Op<K extends OperationId> = operations[K];
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+
+/** The 200 body of an operation. */
+export type Result<K extends OperationId> = Json<Op<K>['responses'][200]>;
+/** The query parameters of an operation (an empty object when it takes none). */
+export type QueryOf<K extends OperationId> = Op<K>['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+/** The path parameters of an operation. */
+export type PathOf<K extends OperationId> = Op<K>['parameters'] extends { path?: infer P } ? NonNullable<P> : never;
+/** The JSON request body of an operation, or never. */
+export type BodyOf<K extends OperationId> =
+  Op<K> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+
+export type Health = Result<'getHealth'>;
+export type Product = Result<'getProduct'>;
+export type ProductIngredient = Product['ingredients'][number];
+export type ProductList = Result<'searchProducts'>;
+export type ProductSummary = ProductList['results'][number];
+export type Pagination = ProductList['pagination'];
+export type IngredientList = Result<'searchIngredients'>;
+export type IngredientSearchItem = IngredientList['results'][number];
+export type Ingredient = Result<'getIngredient'>;
+export type SearchQuery = QueryOf<'searchProducts'>;
+export type FilterQuery = QueryOf<'filterProducts'>;
+/** The error body every refusal carries (api-spec.md 2.9). */
+export type ErrorBody = Json<Op<'getProduct'>['responses'][404]>;
