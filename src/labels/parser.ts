@@ -149,22 +149,47 @@ export function listParagraph(text: string): string {
   return lists[lists.length - 1];
 }
 
-/** Split on commas and semicolons outside parentheses/brackets and not inside locants (1,2-Hexanediol). */
+/**
+ * Split on commas and semicolons outside parentheses/brackets and not inside locants
+ * (1,2-Hexanediol). A bracket left open ("Titanium Dioxide (CI 77891 , Iron Oxides …")
+ * is read as a printed character, so one typo cannot fuse the rest of a list into one entry.
+ */
 export function splitList(text: string): string[] {
+  return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
+}
+
+/** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
+function splitOutside(text: string, paired: Set<number> | null): string[] | null {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
+    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
     else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
   }
+  if (depth > 0 && paired === null) return null;
   out.push(text.slice(start));
   return out;
+}
+
+/** Positions of the brackets that have a partner. */
+function pairedBrackets(text: string): Set<number> {
+  const open: number[] = [];
+  const paired = new Set<number>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') open.push(i);
+    else if ((c === ')' || c === ']') && open.length > 0) {
+      paired.add(i);
+      paired.add(open.pop() as number);
+    }
+  }
+  return paired;
 }
 
 interface State {
@@ -348,7 +373,7 @@ function readPart(st: State, raw: string): void {
   if (s === '') return;
   if (/[:-]/.test(s)) s = s.replace(LIST_PREFIX, '');
   // "[+/- CI 77891, CI 77491]": every entry inside is a may-contain entry; the section goes on after it.
-  const bracket = s[0] === '[' ? /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\.?$/i.exec(s) : null;
+  const bracket = s[0] === '[' ? /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\s*\.?$/i.exec(s) : null;
   if (bracket) {
     const section = current(st);
     const may = st.may;
