@@ -214,6 +214,8 @@ function normalise(text: string): string {
     .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2028|\u2029/g, '\n')
+    .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
+    .replace(/\.?[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists
     .trim();
 }
 
@@ -316,7 +318,9 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
     st.out.notes.push(line.slice(foot.index + 1).trim());
     line = line.slice(0, foot.index + 1);
   }
-  if (/[:-]/.test(line)) line = line.replace(LIST_PREFIX, '');
+  // A line that says it is a list ("Active Ingredient: Salicylic Acid 2%") is never a header.
+  const listed = /[:-]/.test(line) && LIST_PREFIX.test(line);
+  if (listed) line = line.replace(LIST_PREFIX, '');
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
   const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
@@ -326,19 +330,20 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   if (line === '') return;
   const seps = separators(line);
   // "Header:" alone on its line.
-  if (seps === 0 && /:$/.test(line) && line.length <= 120) {
+  if (!listed && seps === 0 && /:$/.test(line) && line.length <= 120) {
     const h = line.replace(/:$/, '').replace(BULLET, '').trim();
     if (MAY_CONTAIN.test(h + ':')) return void (st.may = true);
     return void st.pendingHeaders.push(h);
   }
   // "Name: what it does." (no list after the colon) is marketing; "Shade: Sunset Glow" before a list is a header.
-  const colon = seps === 0 && line.includes(':') ? /^([^,:()]{1,80}):\s+(.+)$/.exec(line) : null;
+  const colon = !listed && seps === 0 && line.includes(':') ? /^([^,:()]{1,80}):\s+(.+)$/.exec(line) : null;
   if (colon && !MAY_CONTAIN.test(line)) {
     if (sentenceCase(colon[2]) || isProse(colon[2])) return void st.out.notes.push(line);
     if (nextIsList) return void st.pendingHeaders.push(line);
   }
   // A short line without separators right before a list, not continuing one, is a header ("Shade 238").
   if (
+    !listed &&
     seps === 0 &&
     nextIsList &&
     line.length <= 60 &&

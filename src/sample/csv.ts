@@ -5,7 +5,12 @@
 import { parse } from 'csv-parse/sync';
 
 export function parseCsv(text: string): string[][] {
-  return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+  return parse<string[]>(text, {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
 }
 
 /** Rows as objects keyed by the header row (cells past the header are ignored). */

@@ -32,6 +32,6 @@ export function readSephoraInfo(rawDir: string): SephoraInfoProduct[] {
     name: (r.product_name ?? '').trim(),
     primaryCategory: (r.primary_category ?? '').trim(),
     secondaryCategory: (r.secondary_category ?? '').trim(),
-    ingredientsText: pythonListText(r.ingredients ?? '') ?? (r.ingredients ?? ''),
+    ingredientsText: pythonListText(r.ingredients ?? '') ?? r.ingredients ?? '',
   }));
 }
