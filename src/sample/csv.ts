@@ -5,12 +5,13 @@
 import { parse } from 'csv-parse/sync';
 
 export function parseCsv(text: string): string[][] {
-  return parse<string[]>(text, {
+  const rows: string[][] = parse(text, {
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
     record_delimiter: ['\r\n', '\n', '\r'],
   });
+  return rows;
 }
 
 /** Rows as objects keyed by the header row (cells past the header are ignored). */
