@@ -9,10 +9,11 @@ import { register as registerUsage } from './usage';
 import { register as registerDemo } from './demo';
 import { register as registerSample } from './sample';
 import { register as registerGenerate } from './generate';
+import { register as registerImport } from './import';
 
 export function program(): Command {
   const p = new Command('catalogue')
-    .description('Cosmetics Catalogue API: build a catalogue, serve it, manage API keys')
+    .description('Cosmetics Catalogue API: import label data, build a catalogue, serve it, manage API keys')
     .exitOverride();
   registerBuild(p);
   registerServe(p);
@@ -21,6 +22,7 @@ export function program(): Command {
   registerDemo(p);
   registerSample(p);
   registerGenerate(p);
+  registerImport(p);
   return p;
 }
 

@@ -79,6 +79,9 @@ export class JoinIndex<T> {
   }
 }
 
+/** Printed names longer than this join only as printed (exact name, alias or synonym). */
+export const MAX_TOLERANT_LENGTH = 150;
+
 export class LabelJoiner<T> {
   constructor(readonly index: JoinIndex<T>) {}
 
@@ -91,6 +94,9 @@ export class LabelJoiner<T> {
     if (spelt !== undefined) return { target: spelt, how: 'alias' };
     const hit = first === '' ? null : this.lookup(first, true, firstKey);
     if (hit !== null) return hit;
+    // Longer than any name but a few ferment filtrates: several names run together, which
+    // other forms (a CI number inside, a part of A/B) would join to one of them.
+    if (label.length > MAX_TOLERANT_LENGTH) return null;
     const all = forms(label);
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;

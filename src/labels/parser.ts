@@ -149,22 +149,47 @@ export function listParagraph(text: string): string {
   return lists[lists.length - 1];
 }
 
-/** Split on commas and semicolons outside parentheses/brackets and not inside locants (1,2-Hexanediol). */
+/**
+ * Split on commas and semicolons outside parentheses/brackets and not inside locants
+ * (1,2-Hexanediol). A bracket left open ("Titanium Dioxide (CI 77891 , Iron Oxides …")
+ * is read as a printed character, so one typo cannot fuse the rest of a list into one entry.
+ */
 export function splitList(text: string): string[] {
+  return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
+}
+
+/** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
+function splitOutside(text: string, paired: Set<number> | null): string[] | null {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
+    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
     else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
   }
+  if (depth > 0 && paired === null) return null;
   out.push(text.slice(start));
   return out;
+}
+
+/** Positions of the brackets that have a partner. */
+function pairedBrackets(text: string): Set<number> {
+  const open: number[] = [];
+  const paired = new Set<number>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') open.push(i);
+    else if ((c === ')' || c === ']') && open.length > 0) {
+      paired.add(i);
+      paired.add(open.pop() as number);
+    }
+  }
+  return paired;
 }
 
 interface State {
@@ -189,6 +214,8 @@ function normalise(text: string): string {
     .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2028|\u2029/g, '\n')
+    .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
+    .replace(/\.?[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists
     .trim();
 }
 
@@ -291,7 +318,9 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
     st.out.notes.push(line.slice(foot.index + 1).trim());
     line = line.slice(0, foot.index + 1);
   }
-  if (/[:-]/.test(line)) line = line.replace(LIST_PREFIX, '');
+  // A line that says it is a list ("Active Ingredient: Salicylic Acid 2%") is never a header.
+  const listed = /[:-]/.test(line) && LIST_PREFIX.test(line);
+  if (listed) line = line.replace(LIST_PREFIX, '');
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
   const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
@@ -301,19 +330,20 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   if (line === '') return;
   const seps = separators(line);
   // "Header:" alone on its line.
-  if (seps === 0 && /:$/.test(line) && line.length <= 120) {
+  if (!listed && seps === 0 && /:$/.test(line) && line.length <= 120) {
     const h = line.replace(/:$/, '').replace(BULLET, '').trim();
     if (MAY_CONTAIN.test(h + ':')) return void (st.may = true);
     return void st.pendingHeaders.push(h);
   }
   // "Name: what it does." (no list after the colon) is marketing; "Shade: Sunset Glow" before a list is a header.
-  const colon = seps === 0 && line.includes(':') ? /^([^,:()]{1,80}):\s+(.+)$/.exec(line) : null;
+  const colon = !listed && seps === 0 && line.includes(':') ? /^([^,:()]{1,80}):\s+(.+)$/.exec(line) : null;
   if (colon && !MAY_CONTAIN.test(line)) {
     if (sentenceCase(colon[2]) || isProse(colon[2])) return void st.out.notes.push(line);
     if (nextIsList) return void st.pendingHeaders.push(line);
   }
   // A short line without separators right before a list, not continuing one, is a header ("Shade 238").
   if (
+    !listed &&
     seps === 0 &&
     nextIsList &&
     line.length <= 60 &&
@@ -348,7 +378,7 @@ function readPart(st: State, raw: string): void {
   if (s === '') return;
   if (/[:-]/.test(s)) s = s.replace(LIST_PREFIX, '');
   // "[+/- CI 77891, CI 77491]": every entry inside is a may-contain entry; the section goes on after it.
-  const bracket = s[0] === '[' ? /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\.?$/i.exec(s) : null;
+  const bracket = s[0] === '[' ? /^\[\s*(may contain|\+\s*\/\s*-|±)\s*:?\s*([^\]]*)\]\s*\.?$/i.exec(s) : null;
   if (bracket) {
     const section = current(st);
     const may = st.may;

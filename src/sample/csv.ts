@@ -1,34 +1,17 @@
-// RFC-4180 CSV parsing: quoted cells may hold commas, doubled quotes and line
-// breaks; a leading UTF-8 BOM is ignored; CRLF and LF row ends are both accepted.
-// Guarantees: returns every row as an array of raw cell strings, in file order.
+// CSV reading for the raw files, on csv-parse: RFC-4180 quoting (commas, doubled quotes
+// and line breaks inside quoted cells), a leading UTF-8 BOM ignored, CRLF or LF row ends.
+// Guarantees: every row in file order as raw cell strings; blank lines skipped; rows may
+// have fewer or more cells than the header (the CosIng annexes do).
+import { parse } from 'csv-parse/sync';
 
 export function parseCsv(text: string): string[][] {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i];
-    if (quoted) {
-      if (c === '"') {
-        if (src[i + 1] === '"') { cell += '"'; i += 2; continue; }
-        quoted = false; i++; continue;
-      }
-      cell += c; i++; continue;
-    }
-    if (c === '"') { quoted = true; i++; continue; }
-    if (c === ',') { row.push(cell); cell = ''; i++; continue; }
-    if (c === '\r' || c === '\n') {
-      row.push(cell); rows.push(row); row = []; cell = '';
-      i += c === '\r' && src[i + 1] === '\n' ? 2 : 1;
-      continue;
-    }
-    cell += c; i++;
-  }
-  if (cell !== '' || row.length > 0) { row.push(cell); rows.push(row); }
-  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+  const rows: string[][] = parse(text, {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
+  return rows;
 }
 
 /** Rows as objects keyed by the header row (cells past the header are ignored). */
@@ -37,7 +20,9 @@ export function csvRecords(text: string): Record<string, string>[] {
   if (!header) return [];
   return rows.map((r) => {
     const o: Record<string, string> = {};
-    header.forEach((h, i) => { o[h.trim()] = r[i] ?? ''; });
+    header.forEach((h, i) => {
+      o[h.trim()] = r[i] ?? '';
+    });
     return o;
   });
 }

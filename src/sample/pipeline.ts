@@ -12,10 +12,12 @@ import { readCosing } from './cosing';
 import { readCurlsIngredients, readCurlsProducts } from './curlsbot';
 import { buildIngredient, groupCosing, labelOnlyIngredient, SourceIngredient } from './dictionary';
 import { readFulton } from './fulton';
-import { Joiner, JoinVia } from '../labels/joiner';
+import { Joiner, MAX_TOLERANT_LENGTH, type JoinHow } from '../labels/joiner';
+import { joinEntries } from '../labels/join-entries';
 import { readKaggle } from './kaggle';
 import { originOf } from './origins';
-import { fromCurls, fromKaggle, fromKg, ProductRecord } from './products';
+import { fromCurls, fromKaggle, fromKg, fromSephoraInfo, ProductRecord } from './products';
+import { readSephoraInfo } from './sephora-info';
 import { ratingOf } from './ratings';
 import { ScoreBook } from './scores';
 import { freeFromTag } from './tags';
@@ -39,6 +41,8 @@ export interface SourceStats {
   withoutList: number;
   entries: number;
   joined: number;
+  /** Lists left out: an unjoined entry over 150 characters (names printed without separators). */
+  runTogether: number;
 }
 
 export interface PipelineResult {
@@ -50,7 +54,7 @@ export interface PipelineResult {
     mergedDuplicateNames: string[];
     labelOnlyIngredients: number;
     perSource: Record<string, SourceStats>;
-    joinedVia: Record<JoinVia, number>;
+    joinedVia: Record<Exclude<JoinHow, 'none'>, number>;
     unmatched: [string, number][];
     unknownAliasTargets: string[];
     editorialNamesMissing: string[];
@@ -116,12 +120,14 @@ export function runPipeline(rawDir: string): PipelineResult {
     ['cosdna-kg', kg.map((p) => fromKg(p, images))],
     ['sephora-kaggle', readKaggle(rawDir).map((p) => fromKaggle(p, kgBrands, brandKey))],
     ['curlsbot', readCurlsProducts(rawDir).map(fromCurls)],
+    // Candles and home scents are not cosmetics: their "ingredients" are wax and wick descriptions.
+    ['sephora-product-info', readSephoraInfo(rawDir).filter((p) => p.secondaryCategory !== 'Candles & Home Scents').map((p) => fromSephoraInfo(p, kgBrands, brandKey))],
   ];
   const perSource: Record<string, SourceStats> = {};
   const kept = new Map<string, ProductRecord>();
   const brandDisplay = new Map<string, string>();
   for (const [src, records] of sources) {
-    const st: SourceStats = { read: records.length, kept: 0, duplicates: 0, withoutList: 0, entries: 0, joined: 0 };
+    const st: SourceStats = { read: records.length, kept: 0, duplicates: 0, withoutList: 0, entries: 0, joined: 0, runTogether: 0 };
     perSource[src] = st;
     for (const r of records) {
       if (r.brand !== null) {
@@ -135,6 +141,7 @@ export function runPipeline(rawDir: string): PipelineResult {
         st.duplicates++;
         if (prev.labels.length === 0 && r.labels.length > 0) prev.labels = r.labels;
         if (prev.imageUrl === null) prev.imageUrl = r.imageUrl;
+        if (prev.category === null) prev.category = r.category;
         continue;
       }
       kept.set(key, r);
@@ -142,28 +149,33 @@ export function runPipeline(rawDir: string): PipelineResult {
     }
   }
 
-  const joinedVia: Record<JoinVia, number> = { alias: 0, inci: 0, synonym: 0 };
+  const joinedVia: Record<Exclude<JoinHow, 'none'>, number> = { exact: 0, synonym: 0, alias: 0, tolerant: 0 };
   const labelOnly = new Map<string, { names: Map<string, number>; id: string }>();
   const unmatched = new Map<string, number>();
   const barcodes = new BarcodeAllocator();
   const products: SourceProduct[] = [];
   for (const [key, r] of kept) {
     const st = perSource[r.source];
-    if (r.labels.length === 0) st.withoutList++;
-    const entries = r.labels.map((label) => {
+    const joined = joinEntries(r.labels, joiner);
+    // An entry over 150 characters that joins to nothing is a list printed without
+    // separators: no list is better than a wrong one (counted in the report).
+    const runTogether = joined.some((e) => e.join === null && e.label_name.length > MAX_TOLERANT_LENGTH);
+    if (runTogether) st.runTogether++;
+    if (r.labels.length === 0 || runTogether) st.withoutList++;
+    const entries = (runTogether ? [] : joined).map(({ label_name, concentration: stated, join }) => {
       st.entries++;
-      const m = joiner.matchVia(label);
-      if (m) {
+      const concentration = stated !== null && stated > 0 && stated <= 100 ? stated : null; // the source contract's range
+      if (join) {
         st.joined++;
-        joinedVia[m.via]++;
-        return { id: (ingredientByInci.get(m.inci) as SourceIngredient).id, label_name: label, concentration: null };
+        joinedVia[join.how]++;
+        return { id: (ingredientByInci.get(join.target) as SourceIngredient).id, label_name, concentration };
       }
-      unmatched.set(label, (unmatched.get(label) ?? 0) + 1);
-      const k = compactKey(label) || label;
-      const lo = labelOnly.get(k) ?? { names: new Map<string, number>(), id: labelOnlyIngredient(k, label).id };
-      lo.names.set(label, (lo.names.get(label) ?? 0) + 1);
+      unmatched.set(label_name, (unmatched.get(label_name) ?? 0) + 1);
+      const k = compactKey(label_name) || label_name;
+      const lo = labelOnly.get(k) ?? { names: new Map<string, number>(), id: labelOnlyIngredient(k, label_name).id };
+      lo.names.set(label_name, (lo.names.get(label_name) ?? 0) + 1);
       labelOnly.set(k, lo);
-      return { id: lo.id, label_name: label, concentration: null };
+      return { id: lo.id, label_name, concentration };
     });
     const id = uuidV5(`product:${key}`);
     products.push({

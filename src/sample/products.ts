@@ -4,18 +4,20 @@
 import { KgProduct } from './cosdna';
 import { KaggleProduct } from './kaggle';
 import { CurlsProduct } from './curlsbot';
-import { labelEntries, listParagraph } from '../labels/parser';
+import { SephoraInfoProduct } from './sephora-info';
+import { mergeSections, parseLabel, listParagraph, type LabelEntry } from '../labels/parser';
 import { displayBrand } from './origins';
 
 export type Category = 'skincare' | 'suncare' | 'makeup' | 'haircare' | 'body/bath' | 'fragrance' | 'other';
 
 export interface ProductRecord {
-  source: 'cosdna-kg' | 'sephora-kaggle' | 'curlsbot';
+  source: 'cosdna-kg' | 'sephora-kaggle' | 'curlsbot' | 'sephora-product-info';
   brand: string | null;
   name: string | null;
   category: Category | null;
   imageUrl: string | null;
-  labels: string[];
+  /** One product's list (mergeSections of the parsed label), in label order. */
+  labels: LabelEntry[];
 }
 
 export function kgCategory(category: string, sub: string): Category | null {
@@ -36,6 +38,18 @@ export function curlsCategory(productCategories: readonly string[]): Category {
   return productCategories.length > 0 && productCategories.every((c) => c === 'accessories') ? 'other' : 'haircare';
 }
 
+/** Sephora product_info categories (primary, secondary) to the seven; docs/sample-data.md has the table. */
+export function sephoraInfoCategory(primary: string, secondary: string): Category {
+  const tools = ['High Tech Tools', 'Wellness', 'Tools', 'Hair Tools', 'Brushes & Applicators', 'Accessories', 'Beauty Supplements', 'Candles & Home Scents'];
+  if (tools.includes(secondary)) return 'other';
+  if (secondary === 'Sunscreen') return 'suncare';
+  const byName: Record<string, Category> = {
+    Skincare: 'skincare', Makeup: 'makeup', Hair: 'haircare', Fragrance: 'fragrance', 'Bath & Body': 'body/bath',
+  };
+  if (primary === 'Mini Size' || primary === 'Men') return byName[secondary] ?? (secondary === 'Shaving' ? 'skincare' : 'other');
+  return byName[primary] ?? 'other';
+}
+
 export function fromKg(p: KgProduct, images: ReadonlyMap<string, string>): ProductRecord {
   return {
     source: 'cosdna-kg',
@@ -43,7 +57,7 @@ export function fromKg(p: KgProduct, images: ReadonlyMap<string, string>): Produ
     name: nonEmpty(p.name),
     category: kgCategory(p.category, p.subcategory),
     imageUrl: images.get(p.productId) ?? null,
-    labels: labelEntries(listParagraph(p.ingredientsText)),
+    labels: entriesOf(listParagraph(p.ingredientsText)),
   };
 }
 
@@ -55,7 +69,7 @@ export function fromKaggle(p: KaggleProduct, kgBrands: ReadonlyMap<string, strin
     name: nonEmpty(p.name),
     category: kaggleCategory(p.label),
     imageUrl: null,
-    labels: labelEntries(p.ingredientsText),
+    labels: entriesOf(p.ingredientsText),
   };
 }
 
@@ -66,8 +80,24 @@ export function fromCurls(p: CurlsProduct): ProductRecord {
     name: nonEmpty(p.name),
     category: curlsCategory(p.productCategories),
     imageUrl: null,
-    labels: labelEntries(p.ingredientsText),
+    labels: entriesOf(p.ingredientsText),
   };
+}
+
+export function fromSephoraInfo(p: SephoraInfoProduct, kgBrands: ReadonlyMap<string, string>, brandKeyOf: (b: string) => string): ProductRecord {
+  const brand = nonEmpty(p.brand);
+  return {
+    source: 'sephora-product-info',
+    brand: brand === null ? null : kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand,
+    name: nonEmpty(p.name),
+    category: sephoraInfoCategory(p.primaryCategory, p.secondaryCategory),
+    imageUrl: null,
+    labels: entriesOf(p.ingredientsText),
+  };
+}
+
+function entriesOf(text: string): LabelEntry[] {
+  return mergeSections(parseLabel(text).sections);
 }
 
 function nonEmpty(s: string): string | null {

@@ -24,12 +24,12 @@ export function renderReport(r: PipelineResult): string {
   L.push(`| label entries | ${entries} |`);
   L.push(`| barcodes | ${products.reduce((s, p) => s + p.barcodes.length, 0)} |`, '');
   L.push('## Products per source', '');
-  L.push('| source | rows read | kept | duplicates dropped | kept without a list | label entries | joined to CosIng | join rate |', '|---|---|---|---|---|---|---|---|');
+  L.push('| source | rows read | kept | duplicates dropped | kept without a list (of which run-together lists left out) | label entries | joined to CosIng | join rate |', '|---|---|---|---|---|---|---|---|');
   for (const [src, s] of Object.entries(stats.perSource)) {
-    L.push(`| ${src} | ${s.read} | ${s.kept} | ${s.duplicates} | ${s.withoutList} | ${s.entries} | ${s.joined} | ${pct(s.joined, s.entries)} |`);
+    L.push(`| ${src} | ${s.read} | ${s.kept} | ${s.duplicates} | ${s.withoutList} (${s.runTogether}) | ${s.entries} | ${s.joined} | ${pct(s.joined, s.entries)} |`);
   }
   L.push(`| **all** | | ${products.length} | | | ${entries} | ${joined} | **${pct(joined, entries)}** |`, '');
-  L.push(`Joined by: curated alias ${stats.joinedVia.alias}, INCI name ${stats.joinedVia.inci}, source synonym ${stats.joinedVia.synonym}.`, '');
+  L.push(`Joined by: exact INCI name ${stats.joinedVia.exact}, tolerant match ${stats.joinedVia.tolerant}, curated alias ${stats.joinedVia.alias}, source synonym ${stats.joinedVia.synonym}.`, '');
   L.push('## Null rates', '');
   L.push('| field | null here | spec states |', '|---|---|---|');
   const P = products.length;
