@@ -33,6 +33,7 @@ const OPERATION_IDS = {
   'POST /v1/products/batch': 'batchProducts',
   'GET /v1/ingredients/search': 'searchIngredients',
   'GET /v1/ingredients/{id}': 'getIngredient',
+  'POST /v1/labels/analyze': 'analyzeLabel',
 };
 
 describe("GET /openapi.json under Redocly's recommended rules", () => {

@@ -12,6 +12,7 @@ import type {
   FilterQuery,
   Health,
   Ingredient,
+  LabelAnalysis,
   OperationId,
   PathOf,
   Product,
@@ -32,6 +33,7 @@ export const ROUTES = {
   batchProducts: { method: 'POST', path: '/v1/products/batch' },
   searchIngredients: { method: 'GET', path: '/v1/ingredients/search' },
   getIngredient: { method: 'GET', path: '/v1/ingredients/{id}' },
+  analyzeLabel: { method: 'POST', path: '/v1/labels/analyze' },
 } as const satisfies Record<OperationId, { method: Method; path: string }>;
 
 type Part<Name extends string, T> = [T] extends [never]
@@ -118,6 +120,10 @@ export class CatalogueClient {
   }
   getIngredient(id: string): Promise<Ingredient> {
     return this.data('getIngredient', { path: { id } });
+  }
+  /** Parses and joins any label text (POST /v1/labels/analyze). */
+  analyzeLabel(text: string): Promise<LabelAnalysis> {
+    return this.data('analyzeLabel', { body: { text } });
   }
 
   /** Every page of a search or filter, stopping after page 51. */

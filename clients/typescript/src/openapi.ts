@@ -137,6 +137,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/labels/analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse an ingredient label
+         * @description Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does.
+         */
+        post: operations["analyzeLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1053,6 +1073,161 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    analyzeLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One label's ingredient text as printed (line breaks allowed), 1 to 20,000 characters. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contains_fragrance: boolean;
+                        contains_drying_alcohol: boolean;
+                        contains_parabens: boolean;
+                        contains_sulfates: boolean;
+                        contains_silicones: boolean;
+                        counts: {
+                            entries: number;
+                            /** @description Entries joined to an ingredient of the catalogue. */
+                            recognised: number;
+                            unrecognised: number;
+                        };
+                        sections: {
+                            header: string | null;
+                        }[];
+                        /** @description Text that is not an entry: marketing sentences, footnotes, disclaimers, headers without a list. */
+                        notes: string[];
+                        entries: {
+                            /** @description Label order, from 0, across sections. */
+                            position: number;
+                            /** @description As printed (trimmed). */
+                            label_name: string;
+                            concentration: number | null;
+                            /** @description In a "May contain" / "+/-" colour section. */
+                            may_contain: boolean;
+                            /** @description Index in sections. */
+                            section: number;
+                            joined_by: "exact" | "synonym" | "alias" | "tolerant" | "none";
+                            ingredient: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
+                                irritancy: string | null;
+                                comedogenicity: string | null;
+                                functions: string[];
+                                cas_number: string | null;
+                                ec_number: string | null;
+                                ph_eur_name: string | null;
+                                iupac_name: string | null;
+                                other_names: string | null;
+                                category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

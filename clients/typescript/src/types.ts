@@ -27,6 +27,7 @@ export type Pagination = ProductList['pagination'];
 export type IngredientList = Result<'searchIngredients'>;
 export type IngredientSearchItem = IngredientList['results'][number];
 export type Ingredient = Result<'getIngredient'>;
+export type LabelAnalysis = Result<'analyzeLabel'>;
 export type SearchQuery = QueryOf<'searchProducts'>;
 export type FilterQuery = QueryOf<'filterProducts'>;
 /** The error body every refusal carries (api-spec.md 2.9). */
