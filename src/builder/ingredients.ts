@@ -4,8 +4,8 @@
 // (id -> ord, ord -> free-from category and record) is returned either way.
 import {
   renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER,
-  type IngredientCategory, type IngredientSource,
 } from '../catalogue/format';
+import type { IngredientCategory, SourceIngredient } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { CatalogueWriter } from './output';
@@ -57,7 +57,7 @@ export async function readIngredients(
       } else nameLine.set(key, { line, name: o.name });
     }
     if (ok && log.total === 0) {
-      const ing = o as unknown as IngredientSource;
+      const ing = o as unknown as SourceIngredient;
       const row = renderIngredient(ord, ing);
       out.ingredient(row);
       dict.record[ord] = row.record;

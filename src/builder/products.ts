@@ -5,8 +5,9 @@
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index.
 import {
-  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT, type ProductSource,
+  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT,
 } from '../catalogue/format';
+import type { SourceProduct } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
@@ -58,7 +59,7 @@ export async function readProducts(
       });
     }
     if (ok && log.total === 0) {
-      const p = o as unknown as ProductSource;
+      const p = o as unknown as SourceProduct;
       out.product(renderProduct(ord, p, rendered));
       for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
       barcodes += p.barcodes.length;

@@ -3,7 +3,7 @@
 // if it breaks no rule, and each broken rule is reported once, as a message that
 // names the field (nested ones as `ingredients[3].concentration`) and its value.
 // Rules that span lines (duplicates, references, barcode collisions) live elsewhere.
-import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../catalogue/format';
+import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 
 export type Report = (message: string) => void;

@@ -5,7 +5,8 @@
 // request work is lookups and bitset/posting-list passes only; a file that is not a
 // catalogue of this schema version is refused at open.
 import Database from 'better-sqlite3';
-import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray, type IngredientCategory } from './format';
+import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray } from './format';
+import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
 import { ProductIds } from './product-ids';

@@ -7,7 +7,9 @@ import { CurlsProduct } from './curlsbot';
 import { labelEntries, listParagraph } from './labels';
 import { displayBrand } from './origins';
 
-export type Category = 'skincare' | 'suncare' | 'makeup' | 'haircare' | 'body/bath' | 'fragrance' | 'other';
+import type { ProductCategory } from '../source/records';
+
+export type Category = ProductCategory;
 
 export interface ProductRecord {
   source: 'cosdna-kg' | 'sephora-kaggle' | 'curlsbot';
