@@ -35,7 +35,7 @@ export async function readIngredients(
   const names = new TermIndexBuilder();
   const others = new TermIndexBuilder();
   let ord = 0;
-  for await (const { line, text } of readLines(file)) {
+  for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
     const report = (m: string) => log.add(`${file}:${line}: ${m}`);
     const o = parseLine(text, report);
     const ok = o !== null && checkIngredient(o, report);

@@ -31,7 +31,7 @@ export async function readProducts(
   const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], record: (o: number) => dict.record[o] };
   let ord = 0;
   let barcodes = 0;
-  for await (const { line, text } of readLines(file)) {
+  for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
     const report = (m: string) => log.add(`${file}:${line}: ${m}`);
     const o = parseLine(text, report);
     if (o === null) {

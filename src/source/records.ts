@@ -26,8 +26,8 @@ export type Rating = (typeof RATINGS)[number];
 
 /** Documented field limits (docs/catalogue-source.md, "Limits"). */
 export const LIMITS = {
-  name: 1_000,
-  text: 1_000,
+  name: 4_000,
+  text: 4_000,
   otherNames: 10_000,
   url: 2_048,
   functions: 100,
