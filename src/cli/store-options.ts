@@ -1,6 +1,7 @@
-// The options every access command shares: where the store is and which plans exist.
+// The options every access command shares (where the store is and which plans exist),
+// kept in the command-line layer so the access domain does not depend on commander.
 import { Option, type Command } from 'commander';
-import { openAdmin, type AccessAdmin } from './index';
+import { openAdmin, type AccessAdmin } from '../access/index';
 
 export interface StoreOptions {
   access?: string;
