@@ -2,7 +2,8 @@
 // Guarantees: on bad input every error (up to 100, then a count of the rest) is
 // printed to stderr and the command fails, leaving FILE untouched; on success one
 // summary line goes to stderr. A live progress line is shown only on a terminal.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { option } from './options';
 import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../builder';
 
 const SHOWN = 100;
@@ -13,9 +14,9 @@ export function register(program: Command): void {
   program
     .command('build')
     .description('build a catalogue database file from a catalogue source directory')
-    .addOption(new Option('--source <dir>', 'catalogue source directory').env('CATALOGUE_SOURCE').makeOptionMandatory())
-    .addOption(new Option('--out <file>', 'catalogue database file to write').env('CATALOGUE_DB').makeOptionMandatory())
-    .addOption(new Option('--built-at <date>', 'date reported as built_at (YYYY-MM-DD; default today, UTC)').env('BUILT_AT'))
+    .addOption(option('source').makeOptionMandatory())
+    .addOption(option('out').makeOptionMandatory())
+    .addOption(option('builtAt'))
     .option('--allow-empty', 'accept a source with no products (refused by default)')
     .action(run);
 }
