@@ -7,14 +7,15 @@
 import Database from 'better-sqlite3';
 import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray } from './format';
 import { PRODUCT_CATEGORIES, type IngredientCategory } from '../source/records';
-
-const CATEGORY_LIST = `${PRODUCT_CATEGORIES.slice(0, -1).join(', ')} and ${PRODUCT_CATEGORIES[PRODUCT_CATEGORIES.length - 1]}`;
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
 import { ProductIds } from './product-ids';
 import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
+
+/** The product categories as the empty-result hint spells them: 'a, b and c'. */
+const CATEGORY_LIST = `${PRODUCT_CATEGORIES.slice(0, -1).join(', ')} and ${PRODUCT_CATEGORIES[PRODUCT_CATEGORIES.length - 1]}`;
 
 export const PAGE_SIZE = 20;
 
