@@ -278,7 +278,7 @@ test('a corrupt gzip file is reported, not thrown as a crash', async () => {
   fs.rmSync(path.join(dir, 'products.jsonl'));
   const err = await failure(dir);
   assert.equal(err.errors.length, 1);
-  assert.ok(err.errors[0].startsWith(`${path.join(dir, 'products.jsonl.gz')}: cannot read: `), err.errors[0]);
+  assert.ok(err.errors[0].startsWith(`${path.join(dir, 'products.jsonl.gz')}:1: cannot read: `), err.errors[0]);
 });
 
 test('on failure an existing output file is left byte-for-byte untouched and no temporary file remains', async () => {

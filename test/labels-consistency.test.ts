@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runPipeline } from '../src/sample/pipeline';
-import { writeSource } from '../src/sample/writer';
+import { writeSource } from '../src/source/writer';
 import { readKgProducts } from '../src/sample/cosdna';
 import { readKaggle } from '../src/sample/kaggle';
 import { readCurlsProducts } from '../src/sample/curlsbot';

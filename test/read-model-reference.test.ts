@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { buildCatalogue } from '../src/builder';
 import { Catalogue } from '../src/catalogue/read-model';
 import { brandKey, words } from '../src/shared/text';
-import { INGREDIENT_CATEGORIES, type IngredientCategory, type IngredientSource, type ProductSource } from '../src/catalogue/format';
+import { INGREDIENT_CATEGORIES, type IngredientCategory, type SourceIngredient as IngredientSource, type SourceProduct as ProductSource } from '../src/source/records';
 import { entry, ingredient, product, writeSource } from './support/source';
 
 const BRANDS = ['Acme', 'Ácme Labs', 'Blue Sky', 'Cera', 'Ceralab', 'Dr. Derm', 'Eau Belle'];

@@ -8,9 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runPipeline, PipelineResult } from '../src/sample/pipeline';
-import { writeSource } from '../src/sample/writer';
+import { writeSource } from '../src/source/writer';
 import { renderReport } from '../src/sample/report';
-import { isValidGtin } from '../src/sample/barcodes';
+import { isValidGtin } from '../src/source/barcodes';
 import { gtinKey, isUuid } from '../src/shared/text';
 
 const ROOT = path.join(__dirname, '..', '..');

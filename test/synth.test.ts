@@ -8,10 +8,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { generateCatalogue } from '../src/synth/generate';
-import { validGtin } from '../src/synth/barcodes';
+import { isValidGtin } from '../src/source/barcodes';
 import { buildCatalogue } from '../src/builder';
 import { gtinKey, isUuid, words } from '../src/shared/text';
-import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../src/catalogue/format';
+import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../src/source/records';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'catalogue.js');
 const ING_FIELDS = ['id', 'name', 'rating', 'irritancy', 'comedogenicity', 'functions', 'cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names', 'category'];
@@ -94,7 +94,7 @@ test('product lines have the spec fields, known ingredient ids, and barcodes uni
     assert.ok(p.category === null || (PRODUCT_CATEGORIES as readonly string[]).includes(p.category));
     assert.ok(p.image_url === null || /^https?:\/\/\S+$/.test(p.image_url));
     for (const code of p.barcodes) {
-      assert.ok(/^[0-9]{8,14}$/.test(code) && validGtin(code), code);
+      assert.ok(/^[0-9]{8,14}$/.test(code) && isValidGtin(code), code);
       assert.ok(!codes.has(gtinKey(code)), `barcode ${code} collides`);
       codes.add(gtinKey(code));
     }

@@ -7,7 +7,7 @@ import { ErrorLog } from './errors';
 import { readIngredients } from './ingredients';
 import { CatalogueWriter } from './output';
 import { readProducts } from './products';
-import { locate } from './source';
+import { locate, SourceReadError } from './source';
 
 export { BuildError, MAX_KEPT } from './errors';
 
@@ -16,6 +16,8 @@ export interface BuildOptions {
   outFile: string;
   /** YYYY-MM-DD; default: today's UTC date. */
   builtAt?: string;
+  /** Accept a source with no products (refused by default: a catalogue that answers nothing is a mistake). */
+  allowEmpty?: boolean;
   onProgress?: (p: BuildProgress) => void;
 }
 
@@ -39,6 +41,9 @@ export async function buildCatalogue(opts: BuildOptions): Promise<BuildSummary> 
     if (dict === undefined) log.throwIfAny(); // products cannot be checked without the dictionary
     const counts = await readSource(productsFile!, log, (file) =>
       readProducts(file, dict!, log, out, (lines, records) => progress({ phase: 'products', lines, records })));
+    if (counts?.products === 0 && !opts.allowEmpty) {
+      log.add(`${productsFile}:1: no products: an empty catalogue is refused (build with --allow-empty to allow it)`);
+    }
     log.throwIfAny();
     dict!.labels.write(out);
     const ingredients = dict!.count;
@@ -55,11 +60,15 @@ export async function buildCatalogue(opts: BuildOptions): Promise<BuildSummary> 
   }
 }
 
-/** Runs a pass; a file that cannot be read (I/O, bad gzip) becomes a FILE: error. */
+/** Runs a pass; a file that cannot be read (I/O, bad or truncated gzip, vanished) becomes a FILE:LINE: error. */
 async function readSource<T>(file: string, log: ErrorLog, pass: (file: string) => Promise<T>): Promise<T | undefined> {
   try {
     return await pass(file);
   } catch (err) {
+    if (err instanceof SourceReadError) {
+      log.add(`${file}:${err.line}: cannot read: ${err.message}`);
+      return undefined;
+    }
     const e = err as NodeJS.ErrnoException;
     if (typeof e.errno !== 'number') throw err; // not a file-system or zlib error: a real failure
     log.add(`${file}: cannot read: ${e.message}`);

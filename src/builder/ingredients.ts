@@ -4,8 +4,8 @@
 // (id -> ord, ord -> free-from category and record) is returned either way.
 import {
   renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER,
-  type IngredientCategory, type IngredientSource,
 } from '../catalogue/format';
+import type { IngredientCategory, SourceIngredient } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import { LabelKeysBuilder } from './label-keys';
@@ -38,7 +38,7 @@ export async function readIngredients(
   const names = new TermIndexBuilder();
   const others = new TermIndexBuilder();
   let ord = 0;
-  for await (const { line, text } of readLines(file)) {
+  for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
     const report = (m: string) => log.add(`${file}:${line}: ${m}`);
     const o = parseLine(text, report);
     const ok = o !== null && checkIngredient(o, report);
@@ -60,7 +60,7 @@ export async function readIngredients(
       } else nameLine.set(key, { line, name: o.name });
     }
     if (ok && log.total === 0) {
-      const ing = o as unknown as IngredientSource;
+      const ing = o as unknown as SourceIngredient;
       const row = renderIngredient(ord, ing);
       out.ingredient(row);
       dict.record[ord] = row.record;

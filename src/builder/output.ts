@@ -1,7 +1,9 @@
 // Writing the catalogue database file (format.ts). Guarantees: everything is written
 // to a temporary file next to FILE in one transaction; FILE is replaced only by an
 // atomic rename after the temporary file is complete and fsynced, and the temporary
-// file is removed on failure — including when the process exits mid-build.
+// file is removed on failure — including when the process exits mid-build; the
+// temporaries (FILE.tmp-PID and its journal) of a build that was killed are removed
+// by the next build for FILE once their PID is no longer alive.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
@@ -52,6 +54,7 @@ export class CatalogueWriter {
     fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
     const tmp = `${outFile}.tmp-${process.pid}`;
     unlinkQuietly(tmp);
+    removeStaleTemporaries(outFile);
     return new CatalogueWriter(outFile, tmp);
   }
 
@@ -123,5 +126,26 @@ function unlinkQuietly(p: string): void {
     } catch {
       // already gone
     }
+  }
+}
+
+/** Removes FILE.tmp-PID and FILE.tmp-PID-journal left by builds whose process no longer exists. */
+export function removeStaleTemporaries(outFile: string): void {
+  const dir = path.dirname(path.resolve(outFile));
+  const prefix = path.basename(outFile) + '.tmp-';
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)(?:-journal|-wal|-shm)?$/.exec(name.slice(prefix.length));
+    if (m && !isAlive(Number(m[1]))) unlinkQuietly(path.join(dir, name));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

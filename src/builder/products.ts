@@ -5,8 +5,9 @@
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index.
 import {
-  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT, type ProductSource,
+  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT,
 } from '../catalogue/format';
+import type { SourceProduct } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
@@ -30,7 +31,7 @@ export async function readProducts(
   const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], record: (o: number) => dict.record[o] };
   let ord = 0;
   let barcodes = 0;
-  for await (const { line, text } of readLines(file)) {
+  for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
     const report = (m: string) => log.add(`${file}:${line}: ${m}`);
     const o = parseLine(text, report);
     if (o === null) {
@@ -58,7 +59,7 @@ export async function readProducts(
       });
     }
     if (ok && log.total === 0) {
-      const p = o as unknown as ProductSource;
+      const p = o as unknown as SourceProduct;
       out.product(renderProduct(ord, p, rendered));
       for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
       barcodes += p.barcodes.length;

@@ -3,7 +3,7 @@
 // if it breaks no rule, and each broken rule is reported once, as a message that
 // names the field (nested ones as `ingredients[3].concentration`) and its value.
 // Rules that span lines (duplicates, references, barcode collisions) live elsewhere.
-import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../catalogue/format';
+import { INGREDIENT_CATEGORIES, LIMITS, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 
 export type Report = (message: string) => void;
@@ -102,12 +102,29 @@ function uuid(v: unknown, field: string, r: Report): void {
 function requiredText(v: unknown, field: string, r: Report): void {
   if (typeof v !== 'string') r(`${field} must be a string, got ${show(v)}`);
   else if (blank(v)) r(`${field} ${show(v)} must not be empty`);
+  else maxLength(v, field, r);
+}
+
+/** The documented length limit of a text field (LIMITS, catalogue-source.md "Limits"). */
+function limitOf(field: string): number {
+  if (field === 'other_names') return LIMITS.otherNames;
+  if (field === 'name' || field === 'brand') return LIMITS.name;
+  return LIMITS.text;
+}
+
+function maxLength(v: string, field: string, r: Report, max = limitOf(field)): void {
+  if (v.length > max) r(`${field} ${show(v)} is ${v.length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')}`);
+}
+
+function maxItems(v: unknown[], field: string, max: number, r: Report): void {
+  if (v.length > max) r(`${field} has ${v.length.toLocaleString('en-US')} items; the limit is ${max.toLocaleString('en-US')}`);
 }
 
 function optionalText(v: unknown, field: string, r: Report): void {
   if (v === null) return;
   if (typeof v !== 'string') r(`${field} must be a string or null, got ${show(v)}`);
   else if (blank(v)) r(`${field} ${show(v)} must not be empty (use null for none)`);
+  else maxLength(v, field, r);
 }
 
 function oneOf(v: unknown, field: string, values: readonly string[], r: Report): void {
@@ -126,9 +143,11 @@ function range(v: unknown, field: string, r: Report): void {
 
 function functions(v: unknown, r: Report): void {
   if (!Array.isArray(v)) return r(`functions must be an array of strings, got ${show(v)}`);
+  maxItems(v, 'functions', LIMITS.functions, r);
   const seen = new Map<string, number>();
   v.forEach((f, i) => {
     if (typeof f !== 'string' || blank(f)) return r(`functions[${i}] ${show(f)} is not a non-empty string`);
+    maxLength(f, `functions[${i}]`, r);
     const first = seen.get(f);
     if (first !== undefined) r(`functions[${i}] ${show(f)} repeats functions[${first}]`);
     else seen.set(f, i);
@@ -137,12 +156,14 @@ function functions(v: unknown, r: Report): void {
 
 function imageUrl(v: unknown, r: Report): void {
   if (v === null) return;
+  if (typeof v === 'string' && v.length > LIMITS.url) return maxLength(v, 'image_url', r, LIMITS.url);
   if (typeof v === 'string' && /^https?:\/\//i.test(v) && URL.canParse(v)) return;
   r(`image_url ${show(v)} is not an absolute http or https URL (or null)`);
 }
 
 function barcodes(v: unknown, r: Report): void {
   if (!Array.isArray(v)) return r(`barcodes must be an array of strings, got ${show(v)}`);
+  maxItems(v, 'barcodes', LIMITS.barcodes, r);
   const seen = new Map<string, number>();
   v.forEach((code, i) => {
     if (!isBarcode(code)) return r(`barcodes[${i}] ${show(code)} is not a string of 8 to 14 digits`);
@@ -155,6 +176,7 @@ function barcodes(v: unknown, r: Report): void {
 
 function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
   if (!Array.isArray(v)) return r(`ingredients must be an array of objects, got ${show(v)}`);
+  maxItems(v, 'ingredients', LIMITS.ingredients, r);
   v.forEach((e, i) => {
     const at = `ingredients[${i}]`;
     if (!isObject(e)) return r(`${at} must be an object, got ${show(e)}`);

@@ -6,7 +6,8 @@
 // total and rows of the last CACHE_ENTRIES filters are kept, so a repeated filter costs
 // a lookup.
 import { Bitset } from './bitset';
-import { FLAG_BIT, INGREDIENT_CATEGORIES, type IngredientCategory } from './format';
+import { FLAG_BIT } from './format';
+import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
 import { ResultCache, rows, type CachedResult } from './result-cache';
 
 export interface ProductFilter {

@@ -8,10 +8,7 @@ import { words, brandKey, phraseKey } from '../shared/text';
 export const FORMAT = 'cosmetics-catalogue';
 export const SCHEMA_VERSION = '4';
 
-export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
-export type IngredientCategory = (typeof INGREDIENT_CATEGORIES)[number];
-export const PRODUCT_CATEGORIES = ['skincare', 'suncare', 'makeup', 'haircare', 'body/bath', 'fragrance', 'other'] as const;
-export const RATINGS = ['direct actives', 'supporting actives', 'sensitizers'] as const;
+import type { IngredientCategory, SourceIngredient, SourceProduct } from '../source/records';
 
 /** Bit of each free-from tag in products.flags (bit set = the product contains it). */
 export const FLAG_BIT: Record<IngredientCategory, number> = {
@@ -70,17 +67,6 @@ CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings B
 CREATE TABLE label_keys (kind INTEGER PRIMARY KEY, entries TEXT NOT NULL);
 `;
 
-export interface IngredientSource {
-  id: string; name: string; rating: string | null; irritancy: string | null; comedogenicity: string | null;
-  functions: string[]; cas_number: string | null; ec_number: string | null; ph_eur_name: string | null;
-  iupac_name: string | null; other_names: string | null; category: IngredientCategory | null;
-}
-export interface ProductEntrySource { id: string; label_name: string; concentration: number | null }
-export interface ProductSource {
-  id: string; brand: string | null; name: string | null; category: string | null; origin: string | null;
-  image_url: string | null; barcodes: string[]; ingredients: ProductEntrySource[];
-}
-
 export interface IngredientRow { ord: number; id: string; name: string; name_key: string; record: string; search_item: string }
 export interface ProductRow {
   ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null;
@@ -88,7 +74,7 @@ export interface ProductRow {
 }
 
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
-export function renderIngredient(ord: number, ing: IngredientSource): IngredientRow {
+export function renderIngredient(ord: number, ing: SourceIngredient): IngredientRow {
   const id = ing.id.toLowerCase();
   const record = JSON.stringify({
     id, name: ing.name, rating: ing.rating, irritancy: ing.irritancy, comedogenicity: ing.comedogenicity,
@@ -110,7 +96,7 @@ export interface RenderedIngredients {
 }
 
 /** Renders one product. */
-export function renderProduct(ord: number, p: ProductSource, ingredients: RenderedIngredients): ProductRow {
+export function renderProduct(ord: number, p: SourceProduct, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
   let flags = 0;
   let entries = '';

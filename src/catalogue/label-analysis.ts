@@ -6,7 +6,8 @@
 // the contains_* flags follow the build's rule (containsFields of the joined
 // ingredients' categories).
 import type Database from 'better-sqlite3';
-import { LABEL_KEY_KINDS, FLAG_BIT, containsFields, type IngredientCategory } from './format';
+import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
+import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner } from '../labels/joiner';
 import { joinEntries } from '../labels/join-entries';
 import { parseLabel } from '../labels/parser';

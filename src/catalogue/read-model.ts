@@ -7,7 +7,8 @@
 // payload (two primary-key lookups in one statement). A file that is not a catalogue of
 // this schema version is refused at open.
 import Database from 'better-sqlite3';
-import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray, type IngredientCategory } from './format';
+import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray } from './format';
+import { PRODUCT_CATEGORIES, type IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
 import { ProductIds } from './product-ids';
@@ -15,6 +16,9 @@ import { Searcher } from './search';
 import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 import { LabelAnalyser } from './label-analysis';
+
+/** The product categories as the empty-result hint spells them: 'a, b and c'. */
+const CATEGORY_LIST = `${PRODUCT_CATEGORIES.slice(0, -1).join(', ')} and ${PRODUCT_CATEGORIES[PRODUCT_CATEGORIES.length - 1]}`;
 
 export const PAGE_SIZE = 20;
 
@@ -213,7 +217,7 @@ function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQu
   if (empty) {
     const value = empty.filter === 'brand' ? q.brand : empty.filter === 'category' ? q.category : empty.filter === 'origin' ? q.origin : empty.filter === 'has_ingredient' ? q.hasIngredient : undefined;
     const what = value === undefined ? `the ${empty.filter} filter` : `${empty.filter} "${value}"`;
-    const extra = empty.filter === 'category' ? ' Categories are skincare, suncare, makeup, haircare, body/bath, fragrance and other (case-sensitive).' : '';
+    const extra = empty.filter === 'category' ? ` Categories are ${CATEGORY_LIST} (case-sensitive).` : '';
     return `No product matches ${what}. Change or remove the ${empty.filter} filter.${extra}`;
   }
   if (alone.length === 0) return 'The catalogue has no products.';

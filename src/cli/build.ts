@@ -1,21 +1,23 @@
-// `catalogue build --source DIR --out FILE [--built-at YYYY-MM-DD]` (operator-cli.md).
+// `catalogue build --source DIR --out FILE [--built-at YYYY-MM-DD] [--allow-empty]` (operator-cli.md).
 // Guarantees: on bad input every error (up to 100, then a count of the rest) is
 // printed to stderr and the command fails, leaving FILE untouched; on success one
 // summary line goes to stderr. A live progress line is shown only on a terminal.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { option } from './options';
 import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../builder';
 
 const SHOWN = 100;
 
-interface BuildFlags { source: string; out: string; builtAt?: string }
+interface BuildFlags { source: string; out: string; builtAt?: string; allowEmpty?: boolean }
 
 export function register(program: Command): void {
   program
     .command('build')
     .description('build a catalogue database file from a catalogue source directory')
-    .addOption(new Option('--source <dir>', 'catalogue source directory').env('CATALOGUE_SOURCE').makeOptionMandatory())
-    .addOption(new Option('--out <file>', 'catalogue database file to write').env('CATALOGUE_DB').makeOptionMandatory())
-    .addOption(new Option('--built-at <date>', 'date reported as built_at (YYYY-MM-DD; default today, UTC)').env('BUILT_AT'))
+    .addOption(option('source').makeOptionMandatory())
+    .addOption(option('out').makeOptionMandatory())
+    .addOption(option('builtAt'))
+    .option('--allow-empty', 'accept a source with no products (refused by default)')
     .action(run);
 }
 
@@ -28,7 +30,7 @@ async function run(flags: BuildFlags): Promise<void> {
   const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
-    const s = await buildCatalogue({ sourceDir: flags.source, outFile: flags.out, builtAt: flags.builtAt, onProgress: live?.show });
+    const s = await buildCatalogue({ sourceDir: flags.source, outFile: flags.out, builtAt: flags.builtAt, allowEmpty: flags.allowEmpty === true, onProgress: live?.show });
     live?.clear();
     process.stderr.write(`built ${flags.out}: ${count(s.products, 'product')}, ${count(s.ingredients, 'ingredient')}, ` +
       `${count(s.barcodes, 'barcode')} in ${(s.ms / 1000).toFixed(1)} s\n`);

@@ -3,7 +3,8 @@
 // start (kept in var/demo-key.json so later starts print it again), and serves.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { option } from './options';
 import { buildCatalogue } from '../builder';
 import { SCHEMA_VERSION } from '../catalogue/format';
 import { Catalogue } from '../catalogue/read-model';
@@ -14,8 +15,8 @@ import { parsePort, serve } from './serve';
 export function register(program: Command): void {
   program.command('demo')
     .description('build the bundled sample catalogue if needed, create a demo key, and serve it')
-    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
-    .addOption(new Option('--port <port>', 'port to listen on').env('PORT').default(8080).argParser(parsePort))
+    .addOption(option('host'))
+    .addOption(option('port').argParser(parsePort))
     .action(async (opts: { host: string; port: number }) => {
       const root = packageRoot();
       const source = path.join(root, 'data', 'sample');

@@ -2,7 +2,8 @@
 // Guarantees: `create --json` prints exactly {"id","key","plan","account"}; the secret
 // is printed only by create and never stored.
 import type { Command } from 'commander';
-import { withAdmin, withStoreOptions, type StoreOptions } from '../access/cli-options';
+import { table } from './table';
+import { withAdmin, withStoreOptions, type StoreOptions } from './store-options';
 
 export function register(program: Command): void {
   const keys = program.command('keys').description('create, disable and list API keys');
@@ -43,10 +44,4 @@ export function register(program: Command): void {
       const rows = list.map((k) => [k.id, k.plan, k.account, k.disabled ? 'disabled' : k.paymentRequired ? 'payment-required' : 'active', k.createdAt]);
       process.stdout.write(table(['id', 'plan', 'account', 'state', 'created'], rows));
     });
-}
-
-export function table(head: string[], rows: (string | number)[][]): string {
-  const all = [head, ...rows].map((r) => r.map(String));
-  const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r) => r.map((c, i) => (typeof rows[0]?.[i] === 'number' ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { runPipeline } from '../sample/pipeline';
 import { renderReport } from '../sample/report';
-import { writeSource } from '../sample/writer';
+import { writeSource } from '../source/writer';
 
 export function register(program: Command): void {
   program

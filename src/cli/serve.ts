@@ -6,7 +6,8 @@
 // in every process, while under --workers a worker must ignore the terminal's signals and
 // stop once on the primary's relayed message (src/cluster.ts); the timeout and
 // second-signal rule it would replace are the few lines of stop() below.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { option } from './options';
 import { startServer } from '../server';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 
@@ -18,15 +19,15 @@ interface ServeCliOptions {
 export function register(program: Command): void {
   program.command('serve')
     .description('serve the HTTP API of a catalogue file')
-    .addOption(new Option('--catalogue <file>', 'catalogue database file made by `catalogue build`; SIGHUP or renaming a new file over it switches to the new file').env('CATALOGUE_DB').makeOptionMandatory())
-    .addOption(new Option('--host <host>', 'address to listen on').env('HOST').default('127.0.0.1'))
-    .addOption(new Option('--port <port>', 'port to listen on').env('PORT').default(8080).argParser(parsePort))
-    .addOption(new Option('--access <store>', 'API keys and usage store: sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster:// (docs/metering.md; default sqlite:var/access.sqlite in the project)').env('ACCESS_STORE'))
-    .addOption(new Option('--plans <file>', 'JSON file of extra plans').env('PLANS_FILE'))
-    .addOption(new Option('--metrics-port <port>', 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)').env('METRICS_PORT').argParser(portParser('--metrics-port')))
-    .addOption(new Option('--metrics-host <host>', 'address the metrics port listens on; keep it private').env('METRICS_HOST').default('127.0.0.1'))
-    .addOption(new Option('--stop-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway').env('STOP_TIMEOUT').default(10).argParser(parseSeconds))
-    .addOption(new Option('--workers <n>', 'server processes sharing the port, one per core is typical').env('WORKERS').default(1).argParser(parseWorkers))
+    .addOption(option('catalogue').makeOptionMandatory())
+    .addOption(option('host'))
+    .addOption(option('port').argParser(parsePort))
+    .addOption(option('access'))
+    .addOption(option('plans'))
+    .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
+    .addOption(option('metricsHost'))
+    .addOption(option('stopTimeout').argParser(parseSeconds))
+    .addOption(option('workers').argParser(parseWorkers))
     .action(async (opts: ServeCliOptions) => {
       const workers = opts.workers ?? 1;
       if (workers > 1 && opts.metricsPort !== undefined) throw new Error('--metrics-port serves one process; run one instance per core instead of --workers to scrape each');

@@ -1,9 +1,9 @@
 // `catalogue usage [--month YYYY-MM] [--json]`: what a bill is made from — per key and per
 // account for one UTC month: calls served, included, overage, and requests refused (429).
 import type { Command } from 'commander';
-import { withAdmin, withStoreOptions, type StoreOptions } from '../access/cli-options';
+import { withAdmin, withStoreOptions, type StoreOptions } from './store-options';
 import { monthOf, parseMonth } from '../access/time';
-import { table } from './keys';
+import { table } from './table';
 
 export function register(program: Command): void {
   withStoreOptions(program.command('usage').description('monthly usage per key and account, for billing'))

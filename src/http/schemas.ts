@@ -2,7 +2,7 @@
 // operation modules attach them to their routes; from there they validate requests
 // and produce the OpenAPI document, and the tests check every response against them.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../catalogue/format';
+import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
 import { UUID_PATTERN } from '../shared/text';
 import { JoinHow } from '../labels/joiner';
 

@@ -3,6 +3,8 @@
 // parameter, an unknown body field, a missing required value or a value outside its
 // schema is a 400 whose message names the parameter (or ids[N]); query strings are
 // parsed from text exactly (no coercion of "1.0", " 1" or "+1" into integers).
+// A parameter schema with a type or keyword this validator does not enforce makes
+// route registration throw at startup (it is never silently treated as a string).
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError } from '../shared/errors';
 
@@ -72,8 +74,26 @@ function bodyCheck(schema: Schema): Check {
   };
 }
 
+/** Keywords each enforced type honours; the others only document (description, examples…). */
+const ENFORCED: Record<string, readonly string[]> = {
+  integer: ['minimum', 'maximum'],
+  array: ['items', 'minItems', 'maxItems'],
+  string: ['minLength', 'maxLength', 'pattern', 'enum', 'x-message', 'x-unicode-pattern'],
+};
+const DOCUMENTING = ['type', 'default', 'description', 'examples', 'title', 'deprecated'];
+
+/** Throws (at startup) when `s` has a type or keyword the checks below do not enforce. */
+export function assertEnforced(name: string, s: Schema): void {
+  const keywords = s.type === undefined ? undefined : ENFORCED[s.type];
+  if (!keywords) throw new Error(`parameter ${name}: schema type ${JSON.stringify(s.type)} is not enforced by the request validator`);
+  for (const k of Object.keys(s)) {
+    if (!keywords.includes(k) && !DOCUMENTING.includes(k)) throw new Error(`parameter ${name}: schema keyword "${k}" is not enforced by the request validator`);
+  }
+}
+
 /** A checker for one value; `text` when it arrives as URL text (query or path). */
 function valueCheck(name: string, s: Schema, text: boolean): (v: unknown, label?: string) => unknown {
+  assertEnforced(name, s);
   switch (s.type) {
     case 'integer': {
       const rule = `${name} must be an integer from ${s.minimum} to ${s.maximum}`;

@@ -2,7 +2,7 @@
 // Guarantees: deterministic; the first rule whose word appears in the category text
 // wins, rules in table order (suncare before skincare, so "en:sunscreens" is suncare);
 // null when no rule matches.
-import { PRODUCT_CATEGORIES as CATEGORIES } from '../catalogue/format';
+import { PRODUCT_CATEGORIES as CATEGORIES } from '../source/records';
 
 const RULES: [RegExp, string][] = [
   [/\b(sun|spf|solaire|sunscreens?|after-?sun|self-?tann)/i, 'suncare'],

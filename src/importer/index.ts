@@ -12,7 +12,7 @@ import { LabelKeysBuilder } from '../builder/label-keys';
 import { compactKey } from '../labels/aliases';
 import { LabelJoiner } from '../labels/joiner';
 import { labelOnlyIngredient, type SourceIngredient } from '../sample/dictionary';
-import { writeSource } from '../sample/writer';
+import { writeSource } from '../source/writer';
 import { gtinKey } from '../shared/text';
 import { mappingFrom } from './fields';
 import { productOf, type ImportedProduct } from './product';

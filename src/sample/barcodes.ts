@@ -6,20 +6,7 @@
 // deterministic; no two codes in the catalogue equal after removing leading zeros.
 import { createHash } from 'node:crypto';
 import { gtinKey } from '../shared/text';
-
-/** GS1 check digit of the digits that precede it (any GTIN length). */
-export function checkDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    const d = body.charCodeAt(body.length - 1 - i) - 48;
-    sum += i % 2 === 0 ? d * 3 : d;
-  }
-  return String((10 - (sum % 10)) % 10);
-}
-
-export function isValidGtin(code: string): boolean {
-  return /^\d{8,14}$/.test(code) && checkDigit(code.slice(0, -1)) === code.slice(-1);
-}
+import { checkDigit } from '../source/barcodes';
 
 function digits(seed: string, n: number): string {
   let out = '';

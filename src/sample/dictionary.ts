@@ -8,27 +8,15 @@ import { CosingRow, sortableDate } from './cosing';
 import { mapFunctions } from './functions';
 import { uuidV5 } from './ids';
 import { compactKey } from '../labels/aliases';
+import type { IngredientCategory, Rating, SourceIngredient } from '../source/records';
 
-export interface SourceIngredient {
-  id: string;
-  name: string;
-  rating: string | null;
-  irritancy: string | null;
-  comedogenicity: string | null;
-  functions: string[];
-  cas_number: string | null;
-  ec_number: string | null;
-  ph_eur_name: string | null;
-  iupac_name: string | null;
-  other_names: string | null;
-  category: string | null;
-}
+export type { SourceIngredient };
 
 export interface Enrichment {
   synonyms: (inci: string) => readonly string[];
   scores: (inci: string) => { irritancy: string | null; comedogenicity: string | null };
-  rating: (inci: string) => string | null;
-  tag: (inci: string, cosingFunctions: readonly string[]) => string | null;
+  rating: (inci: string) => Rating | null;
+  tag: (inci: string, cosingFunctions: readonly string[]) => IngredientCategory | null;
 }
 
 const MAX_OTHER_NAMES = 12;

@@ -22,17 +22,9 @@ import { ratingOf } from './ratings';
 import { ScoreBook } from './scores';
 import { freeFromTag } from './tags';
 import { uuidV5 } from './ids';
+import type { SourceProduct } from '../source/records';
 
-export interface SourceProduct {
-  id: string;
-  brand: string | null;
-  name: string | null;
-  category: string | null;
-  origin: string | null;
-  image_url: string | null;
-  barcodes: string[];
-  ingredients: { id: string; label_name: string; concentration: number | null }[];
-}
+export type { SourceProduct };
 
 export interface SourceStats {
   read: number;

@@ -8,7 +8,9 @@ import { SephoraInfoProduct } from './sephora-info';
 import { mergeSections, parseLabel, listParagraph, type LabelEntry } from '../labels/parser';
 import { displayBrand } from './origins';
 
-export type Category = 'skincare' | 'suncare' | 'makeup' | 'haircare' | 'body/bath' | 'fragrance' | 'other';
+import type { ProductCategory } from '../source/records';
+
+export type Category = ProductCategory;
 
 export interface ProductRecord {
   source: 'cosdna-kg' | 'sephora-kaggle' | 'curlsbot' | 'sephora-product-info';

@@ -2,7 +2,9 @@
 // these lists, never per ingredient by hand elsewhere. Guarantees: precedence
 // sensitizers > direct actives > supporting actives; names are CosIng INCI names.
 
-export type Rating = 'direct actives' | 'supporting actives' | 'sensitizers';
+import type { Rating } from '../source/records';
+
+export type { Rating };
 
 /** Well-known sensitizers beside the Annex III labelled fragrance allergens. */
 export const SENSITIZERS = ['PARFUM', 'METHYLISOTHIAZOLINONE', 'METHYLCHLOROISOTHIAZOLINONE'];

@@ -4,7 +4,9 @@
 // drying_alcohol > fragrance; the rules read only the INCI name, the CosIng
 // functions, the curlsbot class lists and the Annex III allergen list.
 
-export type FreeFromTag = 'parabens' | 'sulfates' | 'silicones' | 'drying_alcohol' | 'fragrance';
+import type { IngredientCategory } from '../source/records';
+
+export type FreeFromTag = IngredientCategory;
 
 export interface TagLists {
   /** curlsbot class → INCI names (upper-case) of its members and their synonyms. */

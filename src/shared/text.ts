@@ -2,7 +2,9 @@
 // build indexes and what a request looks up are folded by the same rules.
 // Guarantees: folding is case- and accent-insensitive; words are maximal runs of
 // letters and digits; brand keys ignore case, accents, punctuation and spaces;
-// GTIN keys ignore leading zeros.
+// GTIN keys ignore leading zeros; a search query has 1 to 10 words or is a 400.
+
+import { ApiError } from './errors';
 
 const MARKS = /\p{M}+/gu;
 const NOT_ALNUM = /[^\p{L}\p{N}]+/u;
@@ -55,4 +57,11 @@ export const BARCODE_PATTERN = '^[0-9]{8,14}$';
 const BARCODE_RE = new RegExp(BARCODE_PATTERN);
 export function isBarcode(value: unknown): value is string {
   return typeof value === 'string' && BARCODE_RE.test(value);
+}
+
+/** The searched words of a query q: folded, at most the first 10; none is a 400 naming q. */
+export function searchWords(q: string): string[] {
+  const w = words(q);
+  if (w.length === 0) throw new ApiError('bad_request', 'q contains no searchable characters');
+  return w.length > 10 ? w.slice(0, 10) : w;
 }

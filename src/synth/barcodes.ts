@@ -4,20 +4,9 @@
 // are equal after removing leading zeros (uniqueness by construction from counters:
 // EAN-13 keys have 13 digits, UPC keys 11, EAN-8 keys 8 once zeros are stripped).
 import type { Rng } from './prng';
+import { checkDigit } from '../source/barcodes';
 
 const MULT = 7919; // prime, so n -> n * MULT mod 10^k (or 9 * 10^k) is a bijection
-
-/** GTIN check digit of a payload (weights 3,1,3,… from the right). */
-export function checkDigit(payload: string): number {
-  let sum = 0;
-  for (let i = payload.length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += w * (payload.charCodeAt(i) - 48);
-  return (10 - (sum % 10)) % 10;
-}
-
-/** True when the last digit is the GTIN check digit of the rest. */
-export function validGtin(code: string): boolean {
-  return /^[0-9]{8,14}$/.test(code) && checkDigit(code.slice(0, -1)) === code.charCodeAt(code.length - 1) - 48;
-}
 
 /** A brand's numbering: its GS1 prefixes (or 'upc'), [company prefix, item offset] used so far, and items issued. */
 export interface Numbering { scheme: string[] | 'upc'; companies: Array<[string, number]>; issued: number }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildDictionary } from './ingredients';
 import { ProductGenerator } from './products';
-import { LineSink } from './sink';
+import { SourceFileWriter } from '../source/writer';
 
 export interface GenerateOptions {
   outDir: string;
@@ -41,7 +41,7 @@ export async function generateCatalogue(opts: GenerateOptions): Promise<Generate
   const other = opts.gzip ? '.jsonl' : '.jsonl.gz';
   for (const name of ['ingredients', 'products']) fs.rmSync(path.join(opts.outDir, name + other), { force: true });
 
-  const ing = new LineSink(ingredientsFile, !!opts.gzip);
+  const ing = new SourceFileWriter(ingredientsFile, opts.gzip ? 1 : null);
   for (const d of dict.all) {
     const wait = ing.write(JSON.stringify(d.record));
     if (wait) await wait;
@@ -49,7 +49,7 @@ export async function generateCatalogue(opts: GenerateOptions): Promise<Generate
   await ing.close();
 
   const gen = new ProductGenerator(seed, dict, products);
-  const prod = new LineSink(productsFile, !!opts.gzip);
+  const prod = new SourceFileWriter(productsFile, opts.gzip ? 1 : null);
   for (let i = 0; i < products; i++) {
     const wait = prod.write(gen.next());
     if (wait) await wait;

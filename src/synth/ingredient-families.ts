@@ -2,7 +2,7 @@
 // polymers, colorants, ferments, ...) used to invent a realistic ingredient dictionary.
 // Guarantees: each generator returns a plausible INCI name plus its typical label
 // position, function vocabulary and, where the family has them, synonyms and systematic names.
-import type { IngredientCategory } from '../catalogue/format';
+import type { IngredientCategory } from '../source/records';
 import type { Rng } from './prng';
 import { Choice } from './sampler';
 

@@ -2,7 +2,7 @@
 // invented INCI names up to the requested count. Guarantees: names are unique ignoring
 // case; the null rates of rating, irritancy, comedogenicity, functions and category
 // follow api-spec part 2; the same seed and count give the same dictionary.
-import type { IngredientCategory, IngredientSource } from '../catalogue/format';
+import type { IngredientCategory, SourceIngredient } from '../source/records';
 import { Rng } from './prng';
 import { Choice } from './sampler';
 import { STAPLES, TAGGED, type KnownIngredient, type Rating } from './known-ingredients';
@@ -13,7 +13,7 @@ export const INGREDIENT_RATES = { rating: 0.025, irritancy: 0.01, comedogenicity
 export const MIN_INGREDIENTS = 200;
 
 export interface DictIngredient {
-  record: IngredientSource;
+  record: SourceIngredient;
   /** Typical label position 0..1 (-1: always first). */
   pos: number;
   /** JSON text of the product entry up to the label value: `{"id":"…","label_name":`. */
@@ -90,7 +90,7 @@ export function buildDictionary(seed: string, count: number): Dictionary {
   const pFun = share(INGREDIENT_RATES.functions, known.length);
 
   const dict: Dictionary = { all: [], staples: [], tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] }, pool: [] };
-  const add = (record: IngredientSource, pos: number, variants: string[]) => {
+  const add = (record: SourceIngredient, pos: number, variants: string[]) => {
     const index = dict.all.length;
     const labels = [JSON.stringify(record.name), JSON.stringify(record.name.toUpperCase()), ...variants.map((v) => JSON.stringify(v))];
     dict.all.push({ record, pos, entryHead: `{"id":"${record.id}","label_name":`, labels });

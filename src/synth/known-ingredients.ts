@@ -1,9 +1,10 @@
 // Hand-written ingredients every realistic catalogue has: the staples (water, glycerin,
 // common preservatives, ...) with the share of products that list them, and the
 // free-from-tagged ingredients in popularity order within each tag. Data only.
-import type { IngredientCategory } from '../catalogue/format';
+import type { IngredientCategory, Rating } from '../source/records';
 
-export type Rating = 'direct actives' | 'supporting actives' | 'sensitizers';
+export type { Rating };
+
 
 export interface KnownIngredient {
   name: string;

@@ -3,7 +3,7 @@
 // (water first, popular ones early), free-from tags present at the target product
 // rates, the spec's null rates for category, origin, image and concentration, and
 // barcodes unique after zero-stripping (see barcodes.ts).
-import type { IngredientCategory } from '../catalogue/format';
+import type { IngredientCategory } from '../source/records';
 import { Rng } from './prng';
 import { Choice, WeightedSampler, zipfWeights } from './sampler';
 import type { Dictionary } from './ingredients';

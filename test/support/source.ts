@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import type { IngredientSource, ProductEntrySource, ProductSource } from '../../src/catalogue/format';
+import type { SourceIngredient as IngredientSource, SourceProductEntry as ProductEntrySource, SourceProduct as ProductSource } from '../../src/source/records';
 
 export type SourceLine = object | string;
 /** Overrides for a factory: any field, of any type (tests write bad lines too). */

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { LETTER_OR_DIGIT, ListOf, Page, ProductSummary, Uuid, errors } from '../schemas';
 import { JSON_TYPE } from '../json';
-import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../catalogue/format';
+import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../source/records';
 import { FREE_PARAM } from '../../catalogue/filter-index';
 import { UUID_PATTERN } from '../../shared/text';
 

@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ListOf, Page, ProductSummary, Q, errors } from '../schemas';
-import { JSON_TYPE, searchWords } from '../json';
+import { JSON_TYPE } from '../json';
+import { searchWords } from '../../shared/text';
 
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
 

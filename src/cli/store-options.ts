@@ -1,6 +1,8 @@
-// The options every access command shares: where the store is and which plans exist.
-import { Option, type Command } from 'commander';
-import { openAdmin, type AccessAdmin } from './index';
+// The options every access command shares (where the store is and which plans exist),
+// kept in the command-line layer so the access domain does not depend on commander.
+import type { Command } from 'commander';
+import { option } from './options';
+import { openAdmin, type AccessAdmin } from '../access/index';
 
 export interface StoreOptions {
   access?: string;
@@ -9,8 +11,8 @@ export interface StoreOptions {
 
 export function withStoreOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--access <store>', 'access store: sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster:// (docs/metering.md)').env('ACCESS_STORE'))
-    .addOption(new Option('--plans <file>', 'JSON file of plans added to the built-in ones').env('PLANS_FILE'));
+    .addOption(option('access'))
+    .addOption(option('plans'));
 }
 
 /** Runs `work` with an admin handle on the store, closing it afterwards. */
