@@ -1,11 +1,13 @@
 // Lint rules: typescript-eslint's type-aware recommended set for everything, checked in CI
-// (`npm run lint`). Tests read JSON answers of unknown shape, so the no-unsafe-* family is off
-// there only; node:test's describe/it/test return promises the runner itself awaits.
+// (`npm run lint`). Tests read JSON answers of unknown shape, so the no-unsafe-* family, `any`
+// and template checks are off there only; node:test's describe/it/test return promises the
+// runner itself awaits. require-await is off: fastify hooks and the store interfaces are async by
+// contract, whether or not one implementation awaits.
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'var/', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/dist/', '**/node_modules/', 'var/', '**/*.js', '**/*.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -15,7 +17,8 @@ export default tseslint.config(
         'error',
         { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
       ],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
     },
   },
   {
@@ -26,6 +29,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/restrict-template-expressions': 'off',
     },
   },
 );

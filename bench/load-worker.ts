@@ -47,7 +47,7 @@ async function load(cfg: LoadConfig, seconds: number, latencies: number[] | unde
       if (first === 0n) first = last;
       latencies?.push(ms);
     });
-    return instance as unknown as Promise<autocannon.Result>;
+    return instance;
   });
   const results = await Promise.all(runs);
   const elapsed = Number(last - first) / 1e9;

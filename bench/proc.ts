@@ -47,7 +47,7 @@ export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const line = out.split('\n').find((l) => ready.test(l));
       if (line !== undefined) resolve({ child, line, spawnedAt, stop });

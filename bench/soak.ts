@@ -74,7 +74,7 @@ async function heapMb(metricsUrl: string): Promise<number> {
 
 function run(opts: autocannon.Options, onResponse?: (status: number) => void, onError?: (err: Error) => void): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const inst = autocannon(opts, (err, res) => (err ? reject(err) : resolve(res)));
+    const inst = autocannon(opts, (err: unknown, res) => (err ? reject(err instanceof Error ? err : new Error('autocannon failed', { cause: err })) : resolve(res)));
     if (onResponse) inst.on('response', (_c: unknown, status: number) => onResponse(status));
     if (onError) inst.on('reqError', onError);
   });
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [bin, 'serve', '--catalogue', file, '--port', '0', '--access', store, '--plans', plans, '--metrics-port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; if (out.includes('\n')) resolve(out); });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; if (out.includes('\n')) resolve(out); });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
   const [, url, metricsUrl] = /at (http:\/\/\S+?), metrics at (http:\/\/\S+)/.exec(line)!;

@@ -258,8 +258,8 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
     after(() => kind.cleanup());
 
     /** A test with a fresh store, an admin on it and a clock. */
-    const storeTest = (name: string, body: (spec: string, admin: AccessAdmin, clock: TestClock) => Promise<void>) =>
-      test(name, async (t) => {
+    const storeTest = (name: string, body: (spec: string, admin: AccessAdmin, clock: TestClock) => Promise<void>): void =>
+      void test(name, async (t) => {
         if (!up) return skipRedis(t);
         const spec = kind.fresh();
         const clock = new TestClock(JAN_31_LAST_MS - 10 * DAY);

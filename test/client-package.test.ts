@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE = path.join(ROOT, 'clients/typescript');
 
 let s: TestServer;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document the test edits
+ 
 let served: any;
 let tmp: string;
 before(async () => {

@@ -7,7 +7,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestServer, type TestServer } from './support/server';
 
 let s: TestServer;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document the test edits
+ 
 let doc: any;
 before(async () => {
   s = await startTestServer();

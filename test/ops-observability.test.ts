@@ -64,7 +64,7 @@ test('metrics are served on their own port: requests by route pattern and status
   const { ops, file, server, close } = await setup();
   try {
     assert.ok(server.metricsUrl);
-    assert.notEqual(new URL(server.metricsUrl!).port, new URL(server.url).port);
+    assert.notEqual(new URL(server.metricsUrl).port, new URL(server.url).port);
     for (let i = 0; i < 3; i++) await (await fetch(`${server.url}/v1/products/${productId(i)}`, { headers: { 'x-api-key': ops.key } })).text();
     await (await fetch(`${server.url}/v1/products/search?q=a`)).text();
     await (await fetch(`${server.url}/v1/products/search?q=a&q=b`, { headers: { 'x-api-key': ops.key } })).text();
@@ -74,7 +74,7 @@ test('metrics are served on their own port: requests by route pattern and status
     fs.renameSync(next, file);
     server.reloader.reload('test');
 
-    const text = await (await fetch(server.metricsUrl!)).text();
+    const text = await (await fetch(server.metricsUrl)).text();
     assert.equal(metric(text, 'http_request_duration_seconds_count', { route: '/v1/products/:id', method: 'GET', status: '200' }), 3);
     assert.equal(metric(text, 'http_request_duration_seconds_count', { route: 'unmatched', status: '404' }), 1);
     assert.ok(!text.includes(productId(0)), 'raw URLs are never labels');

@@ -37,7 +37,7 @@ export class MeteredAccess implements AccessControl {
     private readonly clock: Clock,
     private readonly onStoreError: (err: unknown) => void = () => {},
   ) {
-    this.timer = setInterval(() => this.refresh().catch(() => {}), POLL_MS);
+    this.timer = setInterval(() => void this.refresh().catch(() => {}), POLL_MS);
     this.timer.unref();
   }
 

@@ -24,7 +24,7 @@ export function loadPlans(file?: string): Plans {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`plans file ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+    throw new Error(`plans file ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let doc: unknown;
   try {

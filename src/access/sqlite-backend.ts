@@ -157,7 +157,7 @@ export class SqliteBackend implements Backend {
   private enqueue<T>(run: (s: Statements) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.queue.length === 0) setImmediate(this.flush);
-      this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ run, resolve: resolve, reject });
     });
   }
 

@@ -57,7 +57,7 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
   const logs: string[] = [];
   const waiters: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
   let buf = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
     buf += d;
     let i: number;
     while ((i = buf.indexOf('\n')) >= 0) {
@@ -70,7 +70,7 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /at (http:\/\/\S+?)(?:, metrics at (http:\/\/\S+))?\n/.exec(out);
       if (m) {
@@ -87,6 +87,6 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
         });
       }
     });
-    exited.then(({ code }) => reject(new Error(`serve exited with ${code} before serving:\n${logs.join('\n')}`)));
+    void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before serving:\n${logs.join('\n')}`)));
   });
 }

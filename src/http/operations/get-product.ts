@@ -16,7 +16,7 @@ export function getProduct(app: FastifyInstance): void {
       response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
     },
     preValidation: async (req) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (isBarcode(id)) throw new ApiError('bad_request', `id must be a uuid; ${id} looks like a barcode: use GET /v1/products/barcode/${id}`);
     },
   }, (req, reply) => {
