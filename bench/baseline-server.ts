@@ -15,5 +15,7 @@ const server = createServer((req, res) => {
     res.end(BODY);
   });
 });
-server.listen(Number(process.argv[2]), '127.0.0.1', () => process.stdout.write(`listening http://127.0.0.1:${process.argv[2]}\n`));
+server.listen(Number(process.argv[2]), '127.0.0.1', () =>
+  process.stdout.write(`listening http://127.0.0.1:${process.argv[2]}\n`),
+);
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

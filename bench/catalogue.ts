@@ -18,9 +18,16 @@ export interface BuildFigures {
   reused: boolean;
 }
 
-export interface BenchCatalogue { file: string; dir: string; build: BuildFigures }
+export interface BenchCatalogue {
+  file: string;
+  dir: string;
+  build: BuildFigures;
+}
 
-export async function ensureCatalogue(root: string, p: { products: number; ingredients: number; seed: number; rebuild: boolean }): Promise<BenchCatalogue> {
+export async function ensureCatalogue(
+  root: string,
+  p: { products: number; ingredients: number; seed: number; rebuild: boolean },
+): Promise<BenchCatalogue> {
   const cli = join(root, 'bin', 'catalogue.js');
   const ingredients = p.ingredients || DEFAULTS.ingredients;
   const dir = join(root, 'var', 'bench', `p${p.products}-i${ingredients}-s${p.seed}`);
@@ -40,7 +47,12 @@ export async function ensureCatalogue(root: string, p: { products: number; ingre
   rmSync(file, { force: true });
   log(`building ${file}`);
   const b = await runMeasured([cli, 'build', '--source', source, '--out', file]);
-  const build: BuildFigures = { seconds: b.seconds, peakRssBytes: b.peakRssBytes, measuredAt: new Date().toISOString(), reused: false };
+  const build: BuildFigures = {
+    seconds: b.seconds,
+    peakRssBytes: b.peakRssBytes,
+    measuredAt: new Date().toISOString(),
+    reused: false,
+  };
   writeFileSync(figures, JSON.stringify(build, null, 2) + '\n');
   log(`built in ${b.seconds.toFixed(1)} s, peak RSS ${(b.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
   return { file, dir, build };

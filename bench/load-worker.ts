@@ -40,23 +40,41 @@ async function load(cfg: LoadConfig, seconds: number, latencies: number[] | unde
   const runs = Array.from({ length: cfg.connections }, (_, c) => {
     const shift = Math.floor((c * cfg.requests.length) / cfg.connections);
     const requests = cfg.requests.map((_, i) => ({ ...cfg.requests[(i + shift) % cfg.requests.length] }));
-    const instance = autocannon({ url: cfg.url, connections: 1, pipelining: 1, duration: seconds, headers: cfg.headers, requests });
-    (instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      last = process.hrtime.bigint();
-      if (first === 0n) first = last;
-      latencies?.push(ms);
+    const instance = autocannon({
+      url: cfg.url,
+      connections: 1,
+      pipelining: 1,
+      duration: seconds,
+      headers: cfg.headers,
+      requests,
     });
+    (instance as unknown as NodeJS.EventEmitter).on(
+      'response',
+      (_client: unknown, status: number, _bytes: number, ms: number) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        last = process.hrtime.bigint();
+        if (first === 0n) first = last;
+        latencies?.push(ms);
+      },
+    );
     return instance;
   });
   const results = await Promise.all(runs);
   const elapsed = Number(last - first) / 1e9;
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const sorted = Float64Array.from(latencies ?? []).sort();
-  const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  const at = (q: number) =>
+    sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return {
-    requests: total, seconds: elapsed, rps: total / elapsed, p50: at(0.5), p99: at(0.99), statuses,
-    errors: results.reduce((a, r) => a + r.errors, 0), timeouts: results.reduce((a, r) => a + r.timeouts, 0), serverCpuMs: null,
+    requests: total,
+    seconds: elapsed,
+    rps: total / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    statuses,
+    errors: results.reduce((a, r) => a + r.errors, 0),
+    timeouts: results.reduce((a, r) => a + r.timeouts, 0),
+    serverCpuMs: null,
   };
 }
 
@@ -81,7 +99,8 @@ function cpuMs(pid: number | undefined): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     let ms = (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ms += cpuMs(Number(child)) ?? 0;
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean))
+      ms += cpuMs(Number(child)) ?? 0;
     return ms;
   } catch {
     return null;

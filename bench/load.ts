@@ -10,9 +10,14 @@ export function runLoad(dist: string, workDir: string, name: string, cfg: LoadCo
   writeFileSync(file, JSON.stringify(cfg));
   const timeout = (cfg.warmup + cfg.duration) * 1000 + 60_000;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(dist, 'bench', 'load-worker.js'), file], { timeout, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`load generator failed for ${name}: ${stderr || err.message}`));
-      resolve(JSON.parse(stdout) as LoadResult);
-    });
+    execFile(
+      process.execPath,
+      [join(dist, 'bench', 'load-worker.js'), file],
+      { timeout, maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`load generator failed for ${name}: ${stderr || err.message}`));
+        resolve(JSON.parse(stdout) as LoadResult);
+      },
+    );
   });
 }

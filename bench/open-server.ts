@@ -7,7 +7,8 @@ import { buildApp } from '../src/http/app';
 import type { AccessControl, Grant } from '../src/access/types';
 
 const GRANT: Grant = {
-  keyId: 'open', account: 'open',
+  keyId: 'open',
+  account: 'open',
   plan: { name: 'open', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
 };
 const admitAll: AccessControl = {

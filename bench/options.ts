@@ -39,10 +39,18 @@ const HELP = `usage: npm run bench -- [options]   (or node dist/bench/run.js [op
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, cores: number): BenchOptions {
   const o: BenchOptions = {
-    products: num(env.BENCH_PRODUCTS, 200_000), ingredients: num(env.BENCH_INGREDIENTS, 0), seed: num(env.BENCH_SEED, 1),
-    duration: num(env.BENCH_DURATION, 10), warmup: num(env.BENCH_WARMUP, 2), connections: num(env.BENCH_CONNECTIONS, 10),
-    only: list(env.BENCH_ONLY), workers: num(env.BENCH_WORKERS, cores), redis: env.BENCH_REDIS ?? 'redis://127.0.0.1:6379/13',
-    rebuild: false, markdown: false, profile: undefined,
+    products: num(env.BENCH_PRODUCTS, 200_000),
+    ingredients: num(env.BENCH_INGREDIENTS, 0),
+    seed: num(env.BENCH_SEED, 1),
+    duration: num(env.BENCH_DURATION, 10),
+    warmup: num(env.BENCH_WARMUP, 2),
+    connections: num(env.BENCH_CONNECTIONS, 10),
+    only: list(env.BENCH_ONLY),
+    workers: num(env.BENCH_WORKERS, cores),
+    redis: env.BENCH_REDIS ?? 'redis://127.0.0.1:6379/13',
+    rebuild: false,
+    markdown: false,
+    profile: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -52,24 +60,56 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, cores: numb
       return v;
     };
     switch (a) {
-      case '--products': o.products = num(value(), 0, a); break;
-      case '--ingredients': o.ingredients = num(value(), 0, a); break;
-      case '--seed': o.seed = num(value(), 0, a); break;
-      case '--duration': o.duration = num(value(), 0, a); break;
-      case '--warmup': o.warmup = num(value(), 0, a); break;
-      case '--connections': o.connections = num(value(), 0, a); break;
-      case '--only': o.only = list(value()); break;
-      case '--workers': o.workers = num(value(), 0, a); break;
-      case '--redis': o.redis = value(); break;
-      case '--rebuild': o.rebuild = true; break;
-      case '--markdown': o.markdown = true; break;
-      case '--profile': o.profile = value(); break;
-      case '--quick': Object.assign(o, { products: 20_000, duration: 3, warmup: 1 }); break;
-      case '--help': case '-h': process.stdout.write(HELP + '\n'); process.exit(0); break;
-      default: throw new Error(`unknown option ${a}\n${HELP}`);
+      case '--products':
+        o.products = num(value(), 0, a);
+        break;
+      case '--ingredients':
+        o.ingredients = num(value(), 0, a);
+        break;
+      case '--seed':
+        o.seed = num(value(), 0, a);
+        break;
+      case '--duration':
+        o.duration = num(value(), 0, a);
+        break;
+      case '--warmup':
+        o.warmup = num(value(), 0, a);
+        break;
+      case '--connections':
+        o.connections = num(value(), 0, a);
+        break;
+      case '--only':
+        o.only = list(value());
+        break;
+      case '--workers':
+        o.workers = num(value(), 0, a);
+        break;
+      case '--redis':
+        o.redis = value();
+        break;
+      case '--rebuild':
+        o.rebuild = true;
+        break;
+      case '--markdown':
+        o.markdown = true;
+        break;
+      case '--profile':
+        o.profile = value();
+        break;
+      case '--quick':
+        Object.assign(o, { products: 20_000, duration: 3, warmup: 1 });
+        break;
+      case '--help':
+      case '-h':
+        process.stdout.write(HELP + '\n');
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${a}\n${HELP}`);
     }
   }
-  if (o.products < 1 || o.duration <= 0 || o.connections < 1) throw new Error('--products, --duration and --connections must be positive');
+  if (o.products < 1 || o.duration <= 0 || o.connections < 1)
+    throw new Error('--products, --duration and --connections must be positive');
   return o;
 }
 
@@ -81,5 +121,10 @@ function num(v: string | undefined, dflt: number, name = 'value'): number {
 }
 
 function list(v: string | undefined): string[] {
-  return v === undefined || v === '' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v === undefined || v === ''
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }

@@ -6,7 +6,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface Measured { seconds: number; peakRssBytes: number }
+export interface Measured {
+  seconds: number;
+  peakRssBytes: number;
+}
 
 const TIME = '/usr/bin/time';
 
@@ -16,7 +19,10 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv = proce
   const timeFile = join(tmpdir(), `bench-time-${process.pid}-${Date.now()}`);
   const viaTime = existsSync(TIME);
   const child = viaTime
-    ? spawn(TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args], { env, stdio: ['ignore', 'inherit', 'pipe'] })
+    ? spawn(TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args], {
+        env,
+        stdio: ['ignore', 'inherit', 'pipe'],
+      })
     : spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'pipe'] });
   let polled = 0;
   const poll = viaTime ? undefined : setInterval(() => (polled = Math.max(polled, memory(child.pid!)?.hwm ?? 0)), 20);
@@ -33,18 +39,24 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv = proce
   return { seconds, peakRssBytes: peak };
 }
 
-export interface Started { child: ChildProcess; line: string; spawnedAt: number; stop(): Promise<void> }
+export interface Started {
+  child: ChildProcess;
+  line: string;
+  spawnedAt: number;
+  stop(): Promise<void>;
+}
 
 /** Starts `node args…` and resolves once it prints a line on stdout matching `ready`. */
 export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<Started> {
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = collect(child);
-  const stop = () => new Promise<void>((res) => {
-    if (child.exitCode !== null || child.signalCode !== null) return res();
-    child.once('exit', () => res());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((res) => {
+      if (child.exitCode !== null || child.signalCode !== null) return res();
+      child.once('exit', () => res());
+      child.kill('SIGTERM');
+    });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -52,7 +64,9 @@ export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv
       const line = out.split('\n').find((l) => ready.test(l));
       if (line !== undefined) resolve({ child, line, spawnedAt, stop });
     });
-    child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${stderr()}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${stderr()}`)),
+    );
   });
 }
 

@@ -5,8 +5,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const IDLE = new Set(['(idle)', '(program)']);
 
@@ -35,8 +42,12 @@ export function summariseProfile(dir: string, top: number, skipMs: number): stri
       total += hits;
     }
   }
-  const list = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`).join('\n');
+  const list = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`)
+      .join('\n');
   return `CPU profile (${files.join(', ')} in ${dir}): self time while busy, from ${(skipMs / 1000).toFixed(1)} s after start\n\nby function:\n${list(byFunction, top)}\n\nby file:\n${list(byFile, top)}\n`;
 }
 

@@ -19,7 +19,13 @@ import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
 
 type ServerKind = 'baseline' | 'baseline-large' | 'sqlite' | 'open' | 'redis' | 'cluster';
-interface Scenario { id: string; name: string; server: ServerKind; requests: (w: Workload) => BenchRequest[]; items?: number }
+interface Scenario {
+  id: string;
+  name: string;
+  server: ServerKind;
+  requests: (w: Workload) => BenchRequest[];
+  items?: number;
+}
 
 const SCENARIOS: Scenario[] = [
   { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
@@ -36,10 +42,22 @@ const SCENARIOS: Scenario[] = [
   { id: 'metering-off', name: 'product by id (metering off)', server: 'open', requests: (w) => w.productById },
   { id: 'redis', name: 'product by id (Redis metering)', server: 'redis', requests: (w) => w.productById },
   { id: 'cluster-product-by-id', name: 'product by id (cluster)', server: 'cluster', requests: (w) => w.productById },
-  { id: 'cluster-product-search', name: 'product search mix (cluster)', server: 'cluster', requests: (w) => w.productSearch },
+  {
+    id: 'cluster-product-search',
+    name: 'product search mix (cluster)',
+    server: 'cluster',
+    requests: (w) => w.productSearch,
+  },
 ];
 
-const PLAN = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true };
+const PLAN = {
+  name: 'bench',
+  trial: null,
+  monthlyIncluded: null,
+  monthlyCeiling: null,
+  ratePerSecond: null,
+  barcode: true,
+};
 const REDIS_PREFIX = 'catalogue-bench:';
 /** About the size of a synthetic product payload (10,034 bytes on average at 200k). */
 const PRODUCT_BYTES = 10_000;
@@ -49,13 +67,17 @@ async function main(): Promise<void> {
   const dist = resolve(__dirname, '..');
   const root = resolve(dist, '..');
   const wanted = o.profile !== undefined ? [o.profile] : o.only;
-  for (const id of wanted) if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`unknown scenario "${id}" (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`);
-  const selected = SCENARIOS.filter((s) => s.id === 'baseline' || wanted.length === 0 || wanted.includes(s.id))
-    .filter((s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1));
+  for (const id of wanted)
+    if (!SCENARIOS.some((s) => s.id === id))
+      throw new Error(`unknown scenario "${id}" (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`);
+  const selected = SCENARIOS.filter((s) => s.id === 'baseline' || wanted.length === 0 || wanted.includes(s.id)).filter(
+    (s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1),
+  );
 
   const cat = await ensureCatalogue(root, o);
   const loadBefore = loadavg()[0];
-  if (loadBefore > 0.5) log(`warning: the machine is busy (load average ${loadBefore.toFixed(2)}); figures will be low and noisy`);
+  if (loadBefore > 0.5)
+    log(`warning: the machine is busy (load average ${loadBefore.toFixed(2)}); figures will be low and noisy`);
   log('drawing the request mixes from the catalogue');
   const workload = buildWorkload(cat.file, o.seed);
   const work = join(root, 'var', 'bench', `run-${process.pid}`);
@@ -86,7 +108,16 @@ async function main(): Promise<void> {
     const group = selected.filter((s) => s.server === kind);
     if (group.length === 0) continue;
     const profiled = o.profile !== undefined && group.some((s) => s.id === o.profile);
-    const server = await start(kind, { root, dist, file: cat.file, sqlite, redis, plans, o, profileDir: profiled ? profileDir : undefined });
+    const server = await start(kind, {
+      root,
+      dist,
+      file: cat.file,
+      sqlite,
+      redis,
+      plans,
+      o,
+      profileDir: profiled ? profileDir : undefined,
+    });
     const idle = memory(server.pid);
     try {
       for (const s of group) {
@@ -99,7 +130,15 @@ async function main(): Promise<void> {
         const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')! };
         if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
         if (s.id === o.profile) profileSkipMs = Date.now() - server.spawnedAt + o.warmup * 1000;
-        const r = await runLoad(dist, work, s.id, { url: server.url, connections: o.connections, duration: o.duration, warmup: o.warmup, headers, requests, serverPid: server.pid });
+        const r = await runLoad(dist, work, s.id, {
+          url: server.url,
+          connections: o.connections,
+          duration: o.duration,
+          warmup: o.warmup,
+          headers,
+          requests,
+          serverPid: server.pid,
+        });
         if (s.id === 'baseline') baseline = r.rps;
         results.push({ ...r, name: s.name, items: s.items ?? 1, ratio: r.rps / baseline });
       }
@@ -118,8 +157,16 @@ async function main(): Promise<void> {
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     settings: { connections: o.connections, duration: o.duration, warmup: o.warmup, pipelining: 1 },
     loadAverage: { before: loadBefore, after: loadavg()[0] },
-    catalogue: { products: o.products, ingredients: countIngredients(cat.file), fileBytes: statSync(cat.file).size, build: cat.build },
-    serving, scenarios: results, targets: [], labelCost,
+    catalogue: {
+      products: o.products,
+      ingredients: countIngredients(cat.file),
+      fileBytes: statSync(cat.file).size,
+      build: cat.build,
+    },
+    serving,
+    scenarios: results,
+    targets: [],
+    labelCost,
   };
   r.targets = checkTargets(r);
   process.stdout.write('\n' + textTable(r) + '\n' + targetsText(r));
@@ -138,17 +185,32 @@ async function main(): Promise<void> {
   if (o.profile === undefined) rmSync(work, { recursive: true, force: true });
 }
 
-interface StartContext { root: string; dist: string; file: string; sqlite: string; redis: string; plans: string; o: BenchOptions; profileDir?: string }
+interface StartContext {
+  root: string;
+  dist: string;
+  file: string;
+  sqlite: string;
+  redis: string;
+  plans: string;
+  o: BenchOptions;
+  profileDir?: string;
+}
 
 function start(kind: ServerKind, c: StartContext): Promise<Server> {
   const serve = { catalogue: c.file, plans: c.plans, cpuProfileDir: c.profileDir };
   switch (kind) {
-    case 'baseline': return startBaseline(c.dist);
-    case 'baseline-large': return startBaseline(c.dist, PRODUCT_BYTES);
-    case 'open': return startOpen(c.dist, c.file);
-    case 'sqlite': return startService(c.root, { ...serve, access: c.sqlite });
-    case 'redis': return startService(c.root, { ...serve, access: c.redis });
-    case 'cluster': return startService(c.root, { ...serve, access: c.sqlite, workers: c.o.workers });
+    case 'baseline':
+      return startBaseline(c.dist);
+    case 'baseline-large':
+      return startBaseline(c.dist, PRODUCT_BYTES);
+    case 'open':
+      return startOpen(c.dist, c.file);
+    case 'sqlite':
+      return startService(c.root, { ...serve, access: c.sqlite });
+    case 'redis':
+      return startService(c.root, { ...serve, access: c.redis });
+    case 'cluster':
+      return startService(c.root, { ...serve, access: c.sqlite, workers: c.o.workers });
   }
 }
 
@@ -177,7 +239,7 @@ async function clearRedis(url: string): Promise<void> {
 function countIngredients(file: string): number {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare('SELECT count(*) FROM ingredients').pluck().get() as number);
+    return db.prepare('SELECT count(*) FROM ingredients').pluck().get() as number;
   } finally {
     db.close();
   }

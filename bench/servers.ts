@@ -6,9 +6,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startUntil, type Started } from './proc';
 
-export interface Server extends Started { url: string; pid: number }
+export interface Server extends Started {
+  url: string;
+  pid: number;
+}
 
-export interface ServeArgs { catalogue: string; access: string; plans: string; workers?: number; cpuProfileDir?: string }
+export interface ServeArgs {
+  catalogue: string;
+  access: string;
+  plans: string;
+  workers?: number;
+  cpuProfileDir?: string;
+}
 
 const env = { ...process.env, LOG_LEVEL: 'warn' };
 
@@ -22,7 +31,10 @@ export async function startBaseline(dist: string, bodyBytes?: number): Promise<S
 export async function startOpen(dist: string, catalogue: string): Promise<Server> {
   const port = await freePort();
   const flags = nodeFlags(join(dist, '..', 'bin', 'catalogue.js')); // the same V8 settings as the service
-  return ready(await startUntil([...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env), port);
+  return ready(
+    await startUntil([...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env),
+    port,
+  );
 }
 
 /** `catalogue serve` (with `--workers` when more than one). */
@@ -31,7 +43,13 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
   const prof = a.cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', a.cpuProfileDir];
   const cli = join(root, 'bin', 'catalogue.js');
   const serve = ['serve', '--catalogue', a.catalogue, '--port', String(port), '--access', a.access, '--plans', a.plans];
-  const args = [...nodeFlags(cli), ...prof, cli, ...serve, ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : [])];
+  const args = [
+    ...nodeFlags(cli),
+    ...prof,
+    cli,
+    ...serve,
+    ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
+  ];
   return ready(await startUntil(args, /^catalogue: serving/, env), port);
 }
 

@@ -12,7 +12,14 @@ import Database from 'better-sqlite3';
 import { buildCatalogue } from '../src/builder';
 import { openAdmin } from '../src/access';
 
-interface Args { duration: number; catalogue?: string; probe: number; connections: number; load: number; sample: number }
+interface Args {
+  duration: number;
+  catalogue?: string;
+  probe: number;
+  connections: number;
+  load: number;
+  sample: number;
+}
 
 function parseArgs(argv: string[]): Args {
   const a: Args = { duration: 600, probe: 10, connections: 32, load: 0.8, sample: 10 };
@@ -38,9 +45,9 @@ async function fixtureCatalogue(dir: string): Promise<string> {
 /** A request mix over every operation, with ids, barcodes and words taken from the catalogue. */
 function requestMix(file: string, key: string): autocannon.Request[] {
   const db = new Database(file, { readonly: true });
-  const ids = (db.prepare('SELECT id FROM products ORDER BY ord LIMIT 400').pluck().all() as string[]);
-  const ings = (db.prepare('SELECT id FROM ingredients ORDER BY ord LIMIT 200').pluck().all() as string[]);
-  const gtins = (db.prepare('SELECT gtin FROM barcodes LIMIT 100').pluck().all() as string[]);
+  const ids = db.prepare('SELECT id FROM products ORDER BY ord LIMIT 400').pluck().all() as string[];
+  const ings = db.prepare('SELECT id FROM ingredients ORDER BY ord LIMIT 200').pluck().all() as string[];
+  const gtins = db.prepare('SELECT gtin FROM barcodes LIMIT 100').pluck().all() as string[];
   db.close();
   const headers = { 'x-api-key': key };
   const words = ['serum', 'cream', 'cleanser', 'hydra', 'oil', 'gel', 'mask', 'sun', 'night', 'moist'];
@@ -53,7 +60,12 @@ function requestMix(file: string, key: string): autocannon.Request[] {
       { method: 'GET', path: `/v1/products?category=skincare&fragrance_free=true&page=${1 + (i % 5)}`, headers },
       { method: 'GET', path: `/v1/ingredients/${ings[i % ings.length]}`, headers },
       { method: 'GET', path: `/v1/ingredients/search?q=${words[(i + 3) % words.length].slice(0, 3)}`, headers },
-      { method: 'POST', path: '/v1/products/batch', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ids: ids.slice(i % 50, (i % 50) + 10) }) },
+      {
+        method: 'POST',
+        path: '/v1/products/batch',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: ids.slice(i % 50, (i % 50) + 10) }),
+      },
       { method: 'GET', path: '/health' },
     );
     if (gtins.length) out.push({ method: 'GET', path: `/v1/products/barcode/${gtins[i % gtins.length]}`, headers });
@@ -72,9 +84,15 @@ async function heapMb(metricsUrl: string): Promise<number> {
   return line ? Number(line.split(' ')[1]) / 2 ** 20 : NaN;
 }
 
-function run(opts: autocannon.Options, onResponse?: (status: number) => void, onError?: (err: Error) => void): Promise<autocannon.Result> {
+function run(
+  opts: autocannon.Options,
+  onResponse?: (status: number) => void,
+  onError?: (err: Error) => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const inst = autocannon(opts, (err: unknown, res) => (err ? reject(err instanceof Error ? err : new Error('autocannon failed', { cause: err })) : resolve(res)));
+    const inst = autocannon(opts, (err: unknown, res) =>
+      err ? reject(err instanceof Error ? err : new Error('autocannon failed', { cause: err })) : resolve(res),
+    );
     if (onResponse) inst.on('response', (_c: unknown, status: number) => onResponse(status));
     if (onError) inst.on('reqError', onError);
   });
@@ -83,30 +101,46 @@ function run(opts: autocannon.Options, onResponse?: (status: number) => void, on
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-soak-'));
-  const file = args.catalogue ?? await fixtureCatalogue(dir);
+  const file = args.catalogue ?? (await fixtureCatalogue(dir));
   const plans = path.join(dir, 'plans.json');
-  fs.writeFileSync(plans, JSON.stringify([{ name: 'soak', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true }]));
+  fs.writeFileSync(
+    plans,
+    JSON.stringify([
+      { name: 'soak', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
+    ]),
+  );
   const store = `sqlite:${path.join(dir, 'access.sqlite')}`;
   const admin = await openAdmin(store, { plansFile: plans });
   const { key } = await admin.createKey('soak');
   await admin.close();
 
   const bin = path.join(__dirname, '..', '..', 'bin', 'catalogue.js');
-  const child = spawn(process.execPath, [bin, 'serve', '--catalogue', file, '--port', '0', '--access', store, '--plans', plans, '--metrics-port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--catalogue', file, '--port', '0', '--access', store, '--plans', plans, '--metrics-port', '0'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; if (out.includes('\n')) resolve(out); });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out);
+    });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
   const [, url, metricsUrl] = /at (http:\/\/\S+?), metrics at (http:\/\/\S+)/.exec(line)!;
   const requests = requestMix(file, key);
   const pid = child.pid!;
   try {
-    process.stderr.write(`server ${url} (pid ${pid}), catalogue ${file}\nprobing the maximum rate for ${args.probe} s with ${args.connections} connections ...\n`);
+    process.stderr.write(
+      `server ${url} (pid ${pid}), catalogue ${file}\nprobing the maximum rate for ${args.probe} s with ${args.connections} connections ...\n`,
+    );
     const probe = await run({ url, connections: args.connections, duration: args.probe, requests });
     const max = probe.requests.average;
     const rate = Math.round(max * args.load);
-    process.stderr.write(`maximum ${Math.round(max)} req/s (p99 ${probe.latency.p99} ms, non-2xx ${probe.non2xx}); soaking at ${rate} req/s for ${args.duration} s\n`);
+    process.stderr.write(
+      `maximum ${Math.round(max)} req/s (p99 ${probe.latency.p99} ms, non-2xx ${probe.non2xx}); soaking at ${rate} req/s for ${args.duration} s\n`,
+    );
 
     const rows: string[] = [];
     let window = { n: 0, bad: 0, errors: 0 };
@@ -115,18 +149,39 @@ async function main(): Promise<void> {
     const started = Date.now();
     const sample = async () => {
       const t = Math.round((Date.now() - started) / 1000);
-      rows.push([t, Math.round(window.n / args.sample), window.bad, window.errors, rssMb(pid).toFixed(1), (await heapMb(metricsUrl)).toFixed(1)].map(String).map((s) => s.padStart(8)).join(''));
+      rows.push(
+        [
+          t,
+          Math.round(window.n / args.sample),
+          window.bad,
+          window.errors,
+          rssMb(pid).toFixed(1),
+          (await heapMb(metricsUrl)).toFixed(1),
+        ]
+          .map(String)
+          .map((s) => s.padStart(8))
+          .join(''),
+      );
       process.stderr.write(rows[rows.length - 1] + '\n');
       window = { n: 0, bad: 0, errors: 0 };
     };
     const header = ['t (s)', 'req/s', 'non-2xx', 'errors', 'RSS MB', 'heap MB'].map((s) => s.padStart(8)).join('');
     process.stderr.write(header + '\n');
     await sample();
-    const timer = setInterval(() => { sample().catch(() => {}); }, args.sample * 1000);
+    const timer = setInterval(() => {
+      sample().catch(() => {});
+    }, args.sample * 1000);
     const soak = await run(
       { url, connections: args.connections, duration: args.duration, overallRate: rate, requests },
-      (status) => { window.n++; statuses.set(status, (statuses.get(status) ?? 0) + 1); if (status >= 300) window.bad++; },
-      (err) => { window.errors++; errors.set(String(err.message), (errors.get(err.message) ?? 0) + 1); },
+      (status) => {
+        window.n++;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status >= 300) window.bad++;
+      },
+      (err) => {
+        window.errors++;
+        errors.set(String(err.message), (errors.get(err.message) ?? 0) + 1);
+      },
     );
     clearInterval(timer);
     await sample();
@@ -134,12 +189,20 @@ async function main(): Promise<void> {
     const rss = rows.map((r) => Number(r.slice(32, 40)));
     const third = Math.max(1, Math.floor(rss.length / 3));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    console.log(`\nSoak: ${args.duration} s at ${rate} req/s (80 % of the measured maximum ${Math.round(max)} req/s), ${args.connections} connections`);
+    console.log(
+      `\nSoak: ${args.duration} s at ${rate} req/s (80 % of the measured maximum ${Math.round(max)} req/s), ${args.connections} connections`,
+    );
     console.log(header);
     for (const r of rows) console.log(r);
-    console.log(`\nrequests ${soak.requests.total}, average ${Math.round(soak.requests.average)} req/s, latency p50 ${soak.latency.p50} ms, p99 ${soak.latency.p99} ms, max ${soak.latency.max} ms`);
-    console.log(`statuses ${JSON.stringify(Object.fromEntries(statuses))}; non-2xx ${soak.non2xx}; errors ${soak.errors}, timeouts ${soak.timeouts}${errors.size ? ' ' + JSON.stringify(Object.fromEntries(errors)) : ''}`);
-    console.log(`RSS MB: first third mean ${mean(rss.slice(0, third)).toFixed(1)}, last third mean ${mean(rss.slice(-third)).toFixed(1)}, max ${Math.max(...rss).toFixed(1)}`);
+    console.log(
+      `\nrequests ${soak.requests.total}, average ${Math.round(soak.requests.average)} req/s, latency p50 ${soak.latency.p50} ms, p99 ${soak.latency.p99} ms, max ${soak.latency.max} ms`,
+    );
+    console.log(
+      `statuses ${JSON.stringify(Object.fromEntries(statuses))}; non-2xx ${soak.non2xx}; errors ${soak.errors}, timeouts ${soak.timeouts}${errors.size ? ' ' + JSON.stringify(Object.fromEntries(errors)) : ''}`,
+    );
+    console.log(
+      `RSS MB: first third mean ${mean(rss.slice(0, third)).toFixed(1)}, last third mean ${mean(rss.slice(-third)).toFixed(1)}, max ${Math.max(...rss).toFixed(1)}`,
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -5,7 +5,11 @@
 import Database from 'better-sqlite3';
 import { words } from '../src/shared/text';
 
-export interface BenchRequest { method: 'GET' | 'POST'; path: string; body?: string }
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
 
 export interface Workload {
   health: BenchRequest[];
@@ -49,29 +53,49 @@ export function buildWorkload(file: string, seed: number): Workload {
     const productIds = sample('SELECT id FROM products ORDER BY ord', SIZE);
     const gtins = sample('SELECT gtin FROM barcodes ORDER BY gtin', SIZE);
     const ingredientIds = db.prepare('SELECT id FROM ingredients').pluck().all() as string[];
-    const summaries = sample('SELECT summary FROM products ORDER BY ord', 4 * SIZE).map((s) => JSON.parse(s) as { brand: string | null; name: string | null });
+    const summaries = sample('SELECT summary FROM products ORDER BY ord', 4 * SIZE).map(
+      (s) => JSON.parse(s) as { brand: string | null; name: string | null },
+    );
     const brands = summaries.map((s) => s.brand).filter((b): b is string => b !== null);
     const brandWords = brands.flatMap((b) => words(b));
     const nameWords = summaries.flatMap((s) => (s.name === null ? [] : words(s.name)));
     const titles = summaries.map((s) => words(`${s.brand ?? ''} ${s.name ?? ''}`)).filter((w) => w.length >= 2);
     // The most common ingredients by posting-list size (4 bytes per product).
-    const common = db.prepare('SELECT i.id FROM ingredient_products p JOIN ingredients i ON i.ord = p.ingredient_ord ORDER BY length(p.postings) DESC LIMIT 30').pluck().all() as string[];
-    const ingredientText = (db.prepare('SELECT name, search_item FROM ingredients').raw().all() as [string, string][])
-      .map(([name, item]) => ({ name: words(name), other: words((JSON.parse(item) as { other_names: string | null }).other_names ?? '') }));
-    if (productIds.length === 0 || ingredientIds.length === 0) throw new Error(`${file} has no products or no ingredients`);
+    const common = db
+      .prepare(
+        'SELECT i.id FROM ingredient_products p JOIN ingredients i ON i.ord = p.ingredient_ord ORDER BY length(p.postings) DESC LIMIT 30',
+      )
+      .pluck()
+      .all() as string[];
+    const ingredientText = (
+      db.prepare('SELECT name, search_item FROM ingredients').raw().all() as [string, string][]
+    ).map(([name, item]) => ({
+      name: words(name),
+      other: words((JSON.parse(item) as { other_names: string | null }).other_names ?? ''),
+    }));
+    if (productIds.length === 0 || ingredientIds.length === 0)
+      throw new Error(`${file} has no products or no ingredients`);
 
     // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
-    const labelNames = (db.prepare('SELECT payload FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[])
-      .flatMap((b) => (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name));
+    const labelNames = (
+      db.prepare('SELECT payload FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[]
+    ).flatMap((b) =>
+      (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name),
+    );
     const labelText = () => {
       const names = Array.from({ length: 40 }, () => pick(labelNames));
       return `Ingredients: ${names.slice(0, 37).join(', ')}. May contain: ${names.slice(37).join(', ')}.`;
     };
-    const labelTexts = labelNames.length === 0 ? [] : times(1_000, () => ({ method: 'GET' as const, path: labelText() })).map((r) => r.path);
+    const labelTexts =
+      labelNames.length === 0
+        ? []
+        : times(1_000, () => ({ method: 'GET' as const, path: labelText() })).map((r) => r.path);
 
-    const nonsense = () => Array.from({ length: int(5, 8) }, () => String.fromCharCode(int(0, 25) + 97)).join('') + 'qzx';
+    const nonsense = () =>
+      Array.from({ length: int(5, 8) }, () => String.fromCharCode(int(0, 25) + 97)).join('') + 'qzx';
     const prefix = (w: string) => w.slice(0, Math.min(w.length, int(1, 3)));
-    const search = (path: string, q: string, page = 1) => get(`${path}?${qs(page === 1 ? { q } : { q, page: String(page) })}`);
+    const search = (path: string, q: string, page = 1) =>
+      get(`${path}?${qs(page === 1 ? { q } : { q, page: String(page) })}`);
     const run = (ws: string[]) => {
       const start = int(0, Math.max(0, ws.length - 3));
       return ws.slice(start, start + int(2, 3)).join(' ');
@@ -95,11 +119,23 @@ export function buildWorkload(file: string, seed: number): Workload {
         for (const f of [...FREE].sort(() => rnd() - 0.5).slice(0, n)) params[f] = 'true';
       };
       if (r < 0.2) flags(1);
-      else if (r < 0.4) { flags(int(2, 4)); if (rnd() < 0.5) params.category = pick(CATEGORIES); }
-      else if (r < 0.55) { params.brand = pick(brands); if (rnd() < 0.3) flags(1); }
-      else if (r < 0.7) { params.has_ingredient = pick(common); if (rnd() < 0.5) flags(1); }
-      else if (r < 0.85) { params.excludes_ingredient = Array.from({ length: int(1, 3) }, () => pick(common)).join(','); if (rnd() < 0.5) flags(1); }
-      else { params.has_ingredient = pick(common); params.excludes_ingredient = pick(common); params.category = pick(CATEGORIES); }
+      else if (r < 0.4) {
+        flags(int(2, 4));
+        if (rnd() < 0.5) params.category = pick(CATEGORIES);
+      } else if (r < 0.55) {
+        params.brand = pick(brands);
+        if (rnd() < 0.3) flags(1);
+      } else if (r < 0.7) {
+        params.has_ingredient = pick(common);
+        if (rnd() < 0.5) flags(1);
+      } else if (r < 0.85) {
+        params.excludes_ingredient = Array.from({ length: int(1, 3) }, () => pick(common)).join(',');
+        if (rnd() < 0.5) flags(1);
+      } else {
+        params.has_ingredient = pick(common);
+        params.excludes_ingredient = pick(common);
+        params.category = pick(CATEGORIES);
+      }
       if (rnd() < 0.15) params.page = String(int(10, 51));
       return get(`/v1/products?${qs(params)}`);
     };
@@ -124,12 +160,20 @@ export function buildWorkload(file: string, seed: number): Workload {
       health: [get('/health')],
       productById: productIds.map((id) => get(`/v1/products/${id}`)),
       barcode: gtins.length === 0 ? [] : times(SIZE, () => get(`/v1/products/barcode/${barcode(pick(gtins))}`)),
-      batch: times(1_000, () => ({ method: 'POST', path: '/v1/products/batch', body: JSON.stringify({ ids: Array.from({ length: 50 }, () => pick(productIds)) }) })),
+      batch: times(1_000, () => ({
+        method: 'POST',
+        path: '/v1/products/batch',
+        body: JSON.stringify({ ids: Array.from({ length: 50 }, () => pick(productIds)) }),
+      })),
       productSearch: times(SIZE, productSearch),
       filter: times(SIZE, filter),
       ingredientSearch: times(SIZE, ingredientSearch),
       ingredientById: times(SIZE, () => get(`/v1/ingredients/${pick(ingredientIds)}`)),
-      labelAnalysis: labelTexts.map((text) => ({ method: 'POST', path: '/v1/labels/analyze', body: JSON.stringify({ text }) })),
+      labelAnalysis: labelTexts.map((text) => ({
+        method: 'POST',
+        path: '/v1/labels/analyze',
+        body: JSON.stringify({ text }),
+      })),
       labelTexts,
       productIds,
     };

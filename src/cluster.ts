@@ -5,8 +5,12 @@
 // worker that dies while serving is replaced.
 import cluster, { type Worker } from 'node:cluster';
 
-interface Ready { ready: string }
-interface Stop { stop: string }
+interface Ready {
+  ready: string;
+}
+interface Stop {
+  stop: string;
+}
 
 /**
  * Calls `stop(signal)` on every SIGTERM/SIGINT. In a worker the primary relays them (so a
@@ -66,7 +70,8 @@ export function runPrimary(workers: number): Promise<void> {
     };
     const stop = (signal = 'SIGTERM') => {
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: signal } satisfies Stop);
+      for (const w of Object.values(cluster.workers ?? {}))
+        if (w?.isConnected()) w.send({ stop: signal } satisfies Stop);
     };
     for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => stop(s));
     process.on('SIGHUP', () => {

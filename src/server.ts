@@ -53,7 +53,10 @@ function errWithoutBytes(err: Error): Record<string, unknown> {
 }
 
 export function defaultLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } }, pino.destination(2));
+  return pino(
+    { level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } },
+    pino.destination(2),
+  );
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
@@ -62,7 +65,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const ref = reloader.ref;
   const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
-    plansFile: opts.plans, clock: opts.clock,
+    plansFile: opts.plans,
+    clock: opts.clock,
     onStoreError: (err) => {
       metrics?.storeError();
       logger.warn({ err: String(err) }, 'access store error');
@@ -83,17 +87,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   reloader.watch();
   let closing: Promise<void> | null = null;
   return {
-    app, url: urlOf(app.server, opts.host), metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
-    catalogue: ref, reloader, access,
-    close: () => (closing ??= (async () => {
-      reloader.close();
-      metricsServer?.close();
-      metricsServer?.closeAllConnections();
-      await connections.drain();
-      await app.close();
-      await access.close();
-      ref.current.close();
-    })()),
+    app,
+    url: urlOf(app.server, opts.host),
+    metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
+    catalogue: ref,
+    reloader,
+    access,
+    close: () =>
+      (closing ??= (async () => {
+        reloader.close();
+        metricsServer?.close();
+        metricsServer?.closeAllConnections();
+        await connections.drain();
+        await app.close();
+        await access.close();
+        ref.current.close();
+      })()),
   };
 }
 

@@ -47,7 +47,14 @@ function writePlans(name: string, doc: unknown): string {
   return file;
 }
 
-const BENCH = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true };
+const BENCH = {
+  name: 'bench',
+  trial: null,
+  monthlyIncluded: null,
+  monthlyCeiling: null,
+  ratePerSecond: null,
+  barcode: true,
+};
 
 describe('keys command', () => {
   const store = `sqlite:${join(dir, 'keys.sqlite')}`;
@@ -66,7 +73,9 @@ describe('keys command', () => {
 
   test('keys without --account get accounts of their own; with --account they share one', async () => {
     const create = async (...extra: string[]) =>
-      JSON.parse((await catalogue(['keys', 'create', '--plan', 'sandbox', '--json', ...extra], { ACCESS_STORE: store })).stdout);
+      JSON.parse(
+        (await catalogue(['keys', 'create', '--plan', 'sandbox', '--json', ...extra], { ACCESS_STORE: store })).stdout,
+      );
     const [a, b] = [await create(), await create()];
     assert.notEqual(a.account, b.account);
     const [c, d] = [await create('--account', 'acme'), await create('--account', 'acme')];
@@ -82,16 +91,34 @@ describe('keys command', () => {
 
   test('a plan from --plans or PLANS_FILE can be used', async () => {
     const plans = writePlans('bench.json', [BENCH]);
-    const viaFlag = await catalogue(['keys', 'create', '--plan', 'bench', '--plans', plans, '--access', store, '--json']);
+    const viaFlag = await catalogue([
+      'keys',
+      'create',
+      '--plan',
+      'bench',
+      '--plans',
+      plans,
+      '--access',
+      store,
+      '--json',
+    ]);
     assert.equal(JSON.parse(viaFlag.stdout).plan, 'bench');
-    const viaEnv = await catalogue(['keys', 'create', '--plan', 'bench', '--json'], { PLANS_FILE: plans, ACCESS_STORE: store });
+    const viaEnv = await catalogue(['keys', 'create', '--plan', 'bench', '--json'], {
+      PLANS_FILE: plans,
+      ACCESS_STORE: store,
+    });
     assert.equal(JSON.parse(viaEnv.stdout).plan, 'bench');
   });
 
   test('disable gives 403 and payment-required gives 402 on a running instance; --off lifts it', async () => {
     const access = await openAccess(store, {});
-    const a = JSON.parse((await catalogue(['keys', 'create', '--plan', 'starter', '--account', 'pay', '--access', store, '--json'])).stdout);
-    const b = JSON.parse((await catalogue(['keys', 'create', '--plan', 'pro', '--account', 'pay', '--access', store, '--json'])).stdout);
+    const a = JSON.parse(
+      (await catalogue(['keys', 'create', '--plan', 'starter', '--account', 'pay', '--access', store, '--json']))
+        .stdout,
+    );
+    const b = JSON.parse(
+      (await catalogue(['keys', 'create', '--plan', 'pro', '--account', 'pay', '--access', store, '--json'])).stdout,
+    );
     assert.equal(await outcome(access.admit(a.key)), 'ok');
     assert.equal((await catalogue(['keys', 'payment-required', a.id, '--access', store])).code, 0);
     await access.refresh();
@@ -118,7 +145,8 @@ describe('keys command', () => {
     const r = await catalogue(['keys', 'list', '--json', '--access', store]);
     const list = JSON.parse(r.stdout) as Record<string, unknown>[];
     assert.ok(list.length >= 8);
-    for (const k of list) assert.deepEqual(Object.keys(k), ['id', 'plan', 'account', 'disabled', 'paymentRequired', 'createdAt']);
+    for (const k of list)
+      assert.deepEqual(Object.keys(k), ['id', 'plan', 'account', 'disabled', 'paymentRequired', 'createdAt']);
     assert.ok(list.some((k) => k.account === 'pay' && k.disabled === true));
   });
 });
@@ -126,8 +154,26 @@ describe('keys command', () => {
 describe('usage command', () => {
   test('reports calls, included, overage and refused per key and per account for a month', async () => {
     const store = `sqlite:${join(dir, 'usage.sqlite')}`;
-    const plans = writePlans('small.json', [{ ...BENCH, name: 'small', monthlyIncluded: 3, monthlyCeiling: 5, barcode: false }]);
-    const created = JSON.parse((await catalogue(['keys', 'create', '--plan', 'small', '--account', 'shop', '--plans', plans, '--access', store, '--json'])).stdout);
+    const plans = writePlans('small.json', [
+      { ...BENCH, name: 'small', monthlyIncluded: 3, monthlyCeiling: 5, barcode: false },
+    ]);
+    const created = JSON.parse(
+      (
+        await catalogue([
+          'keys',
+          'create',
+          '--plan',
+          'small',
+          '--account',
+          'shop',
+          '--plans',
+          plans,
+          '--access',
+          store,
+          '--json',
+        ])
+      ).stdout,
+    );
     const access = await openAccess(store, { plansFile: plans });
     const grant = await access.admit(created.key);
     await access.charge(grant, 4);
@@ -175,7 +221,10 @@ describe('plans', () => {
       [{ name: 'x' }, /must be a JSON array of plans/],
       [[{ ...BENCH, extra: 1 }], /plan \[0\]: unknown field "extra"/],
       [[{ ...BENCH, barcode: undefined }], /plan \[0\]: field "barcode" is missing/],
-      [[BENCH, { ...BENCH, monthlyIncluded: -1 }], /plan \[1\] \("bench"\): monthlyIncluded must be an integer ≥ 0 or null/],
+      [
+        [BENCH, { ...BENCH, monthlyIncluded: -1 }],
+        /plan \[1\] \("bench"\): monthlyIncluded must be an integer ≥ 0 or null/,
+      ],
       [[{ ...BENCH, trial: { requests: 10 } }], /trial must be null or \{"requests": N, "days": D\}/],
       [[{ ...BENCH, monthlyIncluded: 10, monthlyCeiling: 5 }], /monthlyCeiling must not be below monthlyIncluded/],
       [[BENCH, BENCH], /name "bench" appears twice/],
@@ -188,7 +237,14 @@ describe('plans', () => {
   });
 
   test('serve-side commands report a bad plans file as a one-line error', async () => {
-    const r = await catalogue(['keys', 'list', '--plans', writePlans('bad.json', '[1]'), '--access', `sqlite:${join(dir, 'p.sqlite')}`]);
+    const r = await catalogue([
+      'keys',
+      'list',
+      '--plans',
+      writePlans('bad.json', '[1]'),
+      '--access',
+      `sqlite:${join(dir, 'p.sqlite')}`,
+    ]);
     assert.notEqual(r.code, 0);
     assert.equal(r.stderr, `catalogue: plans file ${join(dir, 'bad.json')}: plan [0]: must be an object\n`);
   });

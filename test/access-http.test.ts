@@ -14,7 +14,14 @@ import { buildFixture, productId } from './support/fixture';
 import { serveProcess, type ServeProcess } from './support/serve-process';
 
 const PLANS = [
-  { name: 'trial-free', trial: { requests: 100, days: 14 }, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
+  {
+    name: 'trial-free',
+    trial: { requests: 100, days: 14 },
+    monthlyIncluded: null,
+    monthlyCeiling: null,
+    ratePerSecond: null,
+    barcode: true,
+  },
   { name: 'capped', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
 ];
 const REDIS = 'redis://127.0.0.1:6379/14';
@@ -31,7 +38,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function redisUp(): Promise<boolean> {
   const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis(REDIS, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -69,7 +81,9 @@ for (const kind of stores) {
         return;
       }
       store = kind.spec();
-      servers = await Promise.all([0, 1].map(() => serveProcess(['--catalogue', catalogue, '--access', store, '--plans', plans])));
+      servers = await Promise.all(
+        [0, 1].map(() => serveProcess(['--catalogue', catalogue, '--access', store, '--plans', plans])),
+      );
     });
     after(async () => {
       await Promise.all(servers.map((s) => s.stop()));
@@ -82,12 +96,17 @@ for (const kind of stores) {
       const { key } = await admin.createKey('trial-free');
       await admin.close();
       const responses = await Promise.all(
-        Array.from({ length: 120 }, (_, i) => fetch(`${servers[i % 2].url}/v1/products/${productId(i % 5)}`, { headers: { 'x-api-key': key } })),
+        Array.from({ length: 120 }, (_, i) =>
+          fetch(`${servers[i % 2].url}/v1/products/${productId(i % 5)}`, { headers: { 'x-api-key': key } }),
+        ),
       );
       const ok = responses.filter((r) => r.status === 200);
       assert.equal(ok.length, 100);
       const remaining = ok.map((r) => Number(r.headers.get('x-trial-requests-remaining'))).sort((a, b) => a - b);
-      assert.deepEqual(remaining, Array.from({ length: 100 }, (_, i) => i));
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 100 }, (_, i) => i),
+      );
       const refused = responses.filter((r) => r.status !== 200);
       assert.equal(refused.length, 20);
       for (const r of refused) {
@@ -107,12 +126,17 @@ for (const kind of stores) {
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
           body: JSON.stringify({ ids: Array.from({ length: n }, (_, i) => productId(i)) }),
         });
-      const statuses = (await Promise.all([batch(servers[0], 40), batch(servers[1], 40), batch(servers[0], 40), batch(servers[1], 40)])).map((r) => r.status);
+      const statuses = (
+        await Promise.all([batch(servers[0], 40), batch(servers[1], 40), batch(servers[0], 40), batch(servers[1], 40)])
+      ).map((r) => r.status);
       assert.deepEqual(statuses.sort(), [200, 200, 429, 429]);
       assert.equal((await batch(servers[1], 21)).status, 429, '80 used: 21 more would cross 100');
       assert.equal((await batch(servers[0], 20)).status, 200, 'exactly 100');
       const usage = await admin.usage((await admin.listKeys()).find((k) => k.id === id)!.createdAt.slice(0, 7));
-      assert.deepEqual(usage.keys.filter((k) => k.id === id).map((k) => [k.calls, k.refused]), [[100, 3]]);
+      assert.deepEqual(
+        usage.keys.filter((k) => k.id === id).map((k) => [k.calls, k.refused]),
+        [[100, 3]],
+      );
       await admin.close();
     });
   });
@@ -128,7 +152,14 @@ describe('serve with the test clock and with a store outage', () => {
     const { key } = await admin.createKey('trial');
     await admin.close();
     const clock = { now: () => Date.now() + 15 * 86_400_000 };
-    const later = await startServer({ catalogue, host: '127.0.0.1', port: 0, access: store, clock, logger: pino({ level: 'silent' }) });
+    const later = await startServer({
+      catalogue,
+      host: '127.0.0.1',
+      port: 0,
+      access: store,
+      clock,
+      logger: pino({ level: 'silent' }),
+    });
     try {
       const r = await fetch(`${later.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': key } });
       assert.equal(r.status, 402);

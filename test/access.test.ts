@@ -14,7 +14,14 @@ import { openAccess, openAdmin, type AccessAdmin, type Clock } from '../src/acce
 import { ApiError, MESSAGES } from '../src/shared/errors';
 
 const TEST_PLANS = [
-  { name: 'trial-free', trial: { requests: 100, days: 14 }, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
+  {
+    name: 'trial-free',
+    trial: { requests: 100, days: 14 },
+    monthlyIncluded: null,
+    monthlyCeiling: null,
+    ratePerSecond: null,
+    barcode: true,
+  },
   { name: 'capped', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
   { name: 'paid', trial: null, monthlyIncluded: 10, monthlyCeiling: 50, ratePerSecond: null, barcode: false },
 ];
@@ -39,7 +46,13 @@ else suites();
 async function worker(job: WorkerJob): Promise<void> {
   // A generous store timeout: these tests prove exactness, and a loaded machine must not turn into 503s.
   const access = await openAccess(job.spec, { clock: { now: () => job.now }, plansFile: job.plans, timeoutMs: 5000 });
-  while (!(await access.refresh().then(() => true, () => false))) await new Promise((r) => setTimeout(r, 20)); // connected
+  while (
+    !(await access.refresh().then(
+      () => true,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 20)); // connected
   process.send!('ready');
   await new Promise((resolve) => process.once('message', resolve));
   const outcomes = await Promise.all(
@@ -64,7 +77,9 @@ async function race(processes: number, job: WorkerJob): Promise<string[]> {
     fork(__filename, [], { env: { ...process.env, ACCESS_TEST_WORKER: JSON.stringify(job) }, stdio: 'inherit' }),
   );
   await Promise.all(children.map((c) => new Promise((resolve) => c.once('message', resolve))));
-  const results = children.map((c) => new Promise<string[]>((resolve) => c.once('message', (m) => resolve(m as string[]))));
+  const results = children.map(
+    (c) => new Promise<string[]>((resolve) => c.once('message', (m) => resolve(m as string[]))),
+  );
   for (const c of children) c.send('go');
   return (await Promise.all(results)).flat();
 }
@@ -102,7 +117,12 @@ async function newRedis(url: string, opts: RedisOptions = {}): Promise<Redis> {
 }
 
 async function redisReachable(): Promise<boolean> {
-  const r = await newRedis(REDIS_URL, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = await newRedis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -258,7 +278,10 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
     after(() => kind.cleanup());
 
     /** A test with a fresh store, an admin on it and a clock. */
-    const storeTest = (name: string, body: (spec: string, admin: AccessAdmin, clock: TestClock) => Promise<void>): void =>
+    const storeTest = (
+      name: string,
+      body: (spec: string, admin: AccessAdmin, clock: TestClock) => Promise<void>,
+    ): void =>
       void test(name, async (t) => {
         if (!up) return skipRedis(t);
         const spec = kind.fresh();
@@ -271,21 +294,52 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
         }
       });
 
-    storeTest('4 processes × 50 concurrent requests on a trial account admit exactly 100, each remaining count once', async (spec, admin, clock) => {
-      const k = await admin.createKey('trial-free');
-      const out = await race(4, { spec, plans, key: k.key, now: clock.ms, concurrent: 50, units: 1, admitOnly: false });
-      assert.deepEqual(tally(out), { ok: 100, [`429 ${MESSAGES.trialUsed}`]: 100 });
-      const remaining = out.filter((o) => o.startsWith('ok:')).map((o) => Number(o.slice(3))).sort((a, b) => a - b);
-      assert.deepEqual(remaining, Array.from({ length: 100 }, (_, i) => i));
-      const usage = await admin.usage('2025-01');
-      assert.deepEqual(usage.keys.map((r) => [r.calls, r.refused]), [[100, 100]]);
-    });
+    storeTest(
+      '4 processes × 50 concurrent requests on a trial account admit exactly 100, each remaining count once',
+      async (spec, admin, clock) => {
+        const k = await admin.createKey('trial-free');
+        const out = await race(4, {
+          spec,
+          plans,
+          key: k.key,
+          now: clock.ms,
+          concurrent: 50,
+          units: 1,
+          admitOnly: false,
+        });
+        assert.deepEqual(tally(out), { ok: 100, [`429 ${MESSAGES.trialUsed}`]: 100 });
+        const remaining = out
+          .filter((o) => o.startsWith('ok:'))
+          .map((o) => Number(o.slice(3)))
+          .sort((a, b) => a - b);
+        assert.deepEqual(
+          remaining,
+          Array.from({ length: 100 }, (_, i) => i),
+        );
+        const usage = await admin.usage('2025-01');
+        assert.deepEqual(
+          usage.keys.map((r) => [r.calls, r.refused]),
+          [[100, 100]],
+        );
+      },
+    );
 
-    storeTest('4 processes × 50 concurrent requests on a monthly hard cap of 100 admit exactly 100', async (spec, admin, clock) => {
-      const k = await admin.createKey('capped');
-      const out = await race(4, { spec, plans, key: k.key, now: clock.ms, concurrent: 50, units: 1, admitOnly: false });
-      assert.deepEqual(tally(out), { ok: 100, [`429 ${MESSAGES.monthlyCap}`]: 100 });
-    });
+    storeTest(
+      '4 processes × 50 concurrent requests on a monthly hard cap of 100 admit exactly 100',
+      async (spec, admin, clock) => {
+        const k = await admin.createKey('capped');
+        const out = await race(4, {
+          spec,
+          plans,
+          key: k.key,
+          now: clock.ms,
+          concurrent: 50,
+          units: 1,
+          admitOnly: false,
+        });
+        assert.deepEqual(tally(out), { ok: 100, [`429 ${MESSAGES.monthlyCap}`]: 100 });
+      },
+    );
 
     storeTest('keys of one account share the trial allowance across processes', async (spec, admin, clock) => {
       const a = await admin.createKey('trial-free', 'shared-acct');
@@ -295,15 +349,26 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
       assert.equal(tally(out.flat()).ok, 100);
     });
 
-    storeTest('the sandbox rate of 5 per second admits exactly 5 of 200 requests from 4 processes in one second', async (spec, admin, clock) => {
-      const k = await admin.createKey('sandbox');
-      const out = await race(4, { spec, plans, key: k.key, now: clock.ms, concurrent: 50, units: 1, admitOnly: true });
-      assert.deepEqual(tally(out), { ok: 5, [`429 ${MESSAGES.rateLimited}`]: 195 });
-      const access = await openAccess(spec, { plansFile: plans, clock });
-      clock.ms += 1000;
-      assert.equal(await refusal(access.admit(k.key)), 'ok', 'the next second opens a new window');
-      await access.close();
-    });
+    storeTest(
+      'the sandbox rate of 5 per second admits exactly 5 of 200 requests from 4 processes in one second',
+      async (spec, admin, clock) => {
+        const k = await admin.createKey('sandbox');
+        const out = await race(4, {
+          spec,
+          plans,
+          key: k.key,
+          now: clock.ms,
+          concurrent: 50,
+          units: 1,
+          admitOnly: true,
+        });
+        assert.deepEqual(tally(out), { ok: 5, [`429 ${MESSAGES.rateLimited}`]: 195 });
+        const access = await openAccess(spec, { plansFile: plans, clock });
+        clock.ms += 1000;
+        assert.equal(await refusal(access.admit(k.key)), 'ok', 'the next second opens a new window');
+        await access.close();
+      },
+    );
 
     storeTest('a batch that would cross a limit is refused whole and counts nothing', async (spec, admin, clock) => {
       const access = await openAccess(spec, { plansFile: plans, clock });
@@ -319,23 +384,30 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
       assert.deepEqual(await access.charge(trial, 50), { trialRemaining: 0 });
       const usage = await admin.usage('2025-01');
       const figures = usage.keys.map((r) => [r.plan, r.calls, r.refused]).sort();
-      assert.deepEqual(figures, [['capped', 100, 2], ['trial-free', 100, 1]]);
+      assert.deepEqual(figures, [
+        ['capped', 100, 2],
+        ['trial-free', 100, 1],
+      ]);
       await access.close();
     });
 
-    storeTest('paid plans count overage past the included calls and refuse at the ceiling', async (spec, admin, clock) => {
-      const access = await openAccess(spec, { plansFile: plans, clock });
-      const k = await admin.createKey('paid', 'acme');
-      const grant = await access.admit(k.key);
-      for (let i = 0; i < 5; i++) assert.deepEqual(await access.charge(grant, 10), { trialRemaining: null });
-      assert.equal(await refusal(access.charge(grant, 1)), `429 ${MESSAGES.monthlyCap}`);
-      const usage = await admin.usage('2025-01');
-      assert.deepEqual(usage.keys.map(({ calls, included, overage, refused }) => ({ calls, included, overage, refused })), [
-        { calls: 50, included: 10, overage: 40, refused: 1 },
-      ]);
-      assert.deepEqual(usage.accounts, [{ account: 'acme', calls: 50, included: 10, overage: 40, refused: 1 }]);
-      await access.close();
-    });
+    storeTest(
+      'paid plans count overage past the included calls and refuse at the ceiling',
+      async (spec, admin, clock) => {
+        const access = await openAccess(spec, { plansFile: plans, clock });
+        const k = await admin.createKey('paid', 'acme');
+        const grant = await access.admit(k.key);
+        for (let i = 0; i < 5; i++) assert.deepEqual(await access.charge(grant, 10), { trialRemaining: null });
+        assert.equal(await refusal(access.charge(grant, 1)), `429 ${MESSAGES.monthlyCap}`);
+        const usage = await admin.usage('2025-01');
+        assert.deepEqual(
+          usage.keys.map(({ calls, included, overage, refused }) => ({ calls, included, overage, refused })),
+          [{ calls: 50, included: 10, overage: 40, refused: 1 }],
+        );
+        assert.deepEqual(usage.accounts, [{ account: 'acme', calls: 50, included: 10, overage: 40, refused: 1 }]);
+        await access.close();
+      },
+    );
 
     storeTest('monthly allowances reset at the first instant of the next UTC month', async (spec, admin, clock) => {
       const access = await openAccess(spec, { plansFile: plans, clock });
@@ -345,39 +417,51 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
       assert.equal(await refusal(access.charge(grant, 1)), `429 ${MESSAGES.monthlyCap}`);
       clock.ms += 1;
       assert.equal(await refusal(access.charge(grant, 100)), 'ok');
-      assert.deepEqual((await admin.usage('2025-01')).keys.map((r) => [r.calls, r.refused]), [[100, 1]]);
-      assert.deepEqual((await admin.usage('2025-02')).keys.map((r) => [r.calls, r.refused]), [[100, 0]]);
+      assert.deepEqual(
+        (await admin.usage('2025-01')).keys.map((r) => [r.calls, r.refused]),
+        [[100, 1]],
+      );
+      assert.deepEqual(
+        (await admin.usage('2025-02')).keys.map((r) => [r.calls, r.refused]),
+        [[100, 0]],
+      );
       await access.close();
     });
 
-    storeTest("a trial expires 14 days after the account's first key, for every key of the account", async (spec, admin, clock) => {
-      const start = clock.ms;
-      const first = await admin.createKey('trial', 'trying');
-      clock.ms = start + 13 * DAY;
-      const second = await admin.createKey('trial', 'trying');
-      const access = await openAccess(spec, { plansFile: plans, clock });
-      clock.ms = start + 14 * DAY - 1;
-      assert.equal(await refusal(access.admit(second.key)), 'ok');
-      clock.ms = start + 14 * DAY;
-      assert.equal(await refusal(access.admit(first.key)), `402 ${MESSAGES.trialExpired}`);
-      assert.equal(await refusal(access.admit(second.key)), `402 ${MESSAGES.trialExpired}`);
-      await access.close();
-    });
+    storeTest(
+      "a trial expires 14 days after the account's first key, for every key of the account",
+      async (spec, admin, clock) => {
+        const start = clock.ms;
+        const first = await admin.createKey('trial', 'trying');
+        clock.ms = start + 13 * DAY;
+        const second = await admin.createKey('trial', 'trying');
+        const access = await openAccess(spec, { plansFile: plans, clock });
+        clock.ms = start + 14 * DAY - 1;
+        assert.equal(await refusal(access.admit(second.key)), 'ok');
+        clock.ms = start + 14 * DAY;
+        assert.equal(await refusal(access.admit(first.key)), `402 ${MESSAGES.trialExpired}`);
+        assert.equal(await refusal(access.admit(second.key)), `402 ${MESSAGES.trialExpired}`);
+        await access.close();
+      },
+    );
 
-    storeTest('disable and payment-required reach a running instance without restarting it', async (spec, admin, clock) => {
-      const access = await openAccess(spec, { plansFile: plans, clock });
-      const a = await admin.createKey('starter', 'billing');
-      const b = await admin.createKey('pro', 'billing');
-      assert.equal(await refusal(access.admit(a.key)), 'ok', 'a key created after start-up is found at once');
-      await admin.setPaymentRequired(a.id, true);
-      assert.equal(await eventuallyRefused(() => access.admit(b.key)), `402 ${MESSAGES.paymentRequired}`);
-      await admin.setPaymentRequired(a.id, false);
-      assert.equal(await eventually(() => access.admit(b.key)), 'ok');
-      await admin.disableKey(a.id);
-      assert.equal(await eventuallyRefused(() => access.admit(a.key)), `403 ${MESSAGES.invalidKey}`);
-      assert.equal(await refusal(access.admit(b.key)), 'ok', 'other keys of the account stay valid');
-      await access.close();
-    });
+    storeTest(
+      'disable and payment-required reach a running instance without restarting it',
+      async (spec, admin, clock) => {
+        const access = await openAccess(spec, { plansFile: plans, clock });
+        const a = await admin.createKey('starter', 'billing');
+        const b = await admin.createKey('pro', 'billing');
+        assert.equal(await refusal(access.admit(a.key)), 'ok', 'a key created after start-up is found at once');
+        await admin.setPaymentRequired(a.id, true);
+        assert.equal(await eventuallyRefused(() => access.admit(b.key)), `402 ${MESSAGES.paymentRequired}`);
+        await admin.setPaymentRequired(a.id, false);
+        assert.equal(await eventually(() => access.admit(b.key)), 'ok');
+        await admin.disableKey(a.id);
+        assert.equal(await eventuallyRefused(() => access.admit(a.key)), `403 ${MESSAGES.invalidKey}`);
+        assert.equal(await refusal(access.admit(b.key)), 'ok', 'other keys of the account stay valid');
+        await access.close();
+      },
+    );
 
     storeTest('missing, malformed and unknown keys are refused 403', async (spec, _admin, clock) => {
       const access = await openAccess(spec, { plansFile: plans, clock });

@@ -34,7 +34,10 @@ test('build with options exits 0 and prints one summary line on stderr', () => {
   const r = catalogue(['build', '--source', dir, '--out', out, '--built-at', '2024-06-30']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, new RegExp(`^built ${out.replace(/[.\\]/g, '\\$&')}: 1 product, 2 ingredients, 1 barcode in \\d+\\.\\d s\\n$`));
+  assert.match(
+    r.stderr,
+    new RegExp(`^built ${out.replace(/[.\\]/g, '\\$&')}: 1 product, 2 ingredients, 1 barcode in \\d+\\.\\d s\\n$`),
+  );
   const db = new Database(out, { readonly: true });
   assert.deepEqual(db.prepare("SELECT value FROM meta WHERE key = 'built_at'").get(), { value: '2024-06-30' });
   db.close();
@@ -53,7 +56,10 @@ test('build takes its options from CATALOGUE_SOURCE, CATALOGUE_DB and BUILT_AT',
 
 test('a bad source prints the first 100 errors, a count of the rest and a one-line reason, and exits non-zero', () => {
   const dir = scratch();
-  writeSource(dir, { ingredients: VALID.ingredients, products: Array.from({ length: 150 }, (_, i) => product(i, { category: 'bad' })) });
+  writeSource(dir, {
+    ingredients: VALID.ingredients,
+    products: Array.from({ length: 150 }, (_, i) => product(i, { category: 'bad' })),
+  });
   const out = path.join(dir, 'c.db');
   fs.writeFileSync(out, 'previous');
   const r = catalogue(['build', '--source', dir, '--out', out]);
@@ -61,7 +67,10 @@ test('a bad source prints the first 100 errors, a count of the rest and a one-li
   const lines = r.stderr.trimEnd().split('\n');
   assert.equal(lines.length, 102);
   const file = path.join(dir, 'products.jsonl');
-  assert.equal(lines[0], `${file}:1: category "bad" is not one of skincare, suncare, makeup, haircare, body/bath, fragrance, other`);
+  assert.equal(
+    lines[0],
+    `${file}:1: category "bad" is not one of skincare, suncare, makeup, haircare, body/bath, fragrance, other`,
+  );
   assert.ok(lines[99].startsWith(`${file}:100: category "bad"`));
   assert.equal(lines[100], '... and 50 more errors');
   assert.equal(lines[101], `catalogue: build failed: 150 errors in ${dir}; ${out} was left untouched`);

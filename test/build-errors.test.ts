@@ -35,7 +35,8 @@ async function errorsOf(src: { ingredients?: SourceLine[]; products?: SourceLine
   return err.errors.map((e) => e.replace(dir + path.sep, ''));
 }
 
-const badIngredient = (over: Record<string, unknown>) => errorsOf({ ingredients: [...GOOD_INGREDIENTS, ingredient(3, over)] });
+const badIngredient = (over: Record<string, unknown>) =>
+  errorsOf({ ingredients: [...GOOD_INGREDIENTS, ingredient(3, over)] });
 const badProduct = (over: Record<string, unknown>) => errorsOf({ products: [...GOOD_PRODUCTS, product(1, over)] });
 
 test('FILE in a message is the path of the source file as found, followed by the line number', async () => {
@@ -61,7 +62,11 @@ test('a line that is JSON but not an object is reported', async () => {
 
 test('line numbers count blank lines and CRLF line ends', async () => {
   const dir = scratch();
-  writeSource(dir, { ingredients: GOOD_INGREDIENTS, products: ['', ...GOOD_PRODUCTS, '', product(1, { category: 'x' })] }, { crlf: true });
+  writeSource(
+    dir,
+    { ingredients: GOOD_INGREDIENTS, products: ['', ...GOOD_PRODUCTS, '', product(1, { category: 'x' })] },
+    { crlf: true },
+  );
   const err = await failure(dir);
   assert.deepEqual(err.errors, [
     `${path.join(dir, 'products.jsonl')}:4: category "x" is not one of skincare, suncare, makeup, haircare, body/bath, fragrance, other`,
@@ -110,16 +115,20 @@ test('a bad uuid is reported for ingredient, product and label entry ids', async
   assert.deepEqual(await badIngredient({ id: 'not-a-uuid' }), [
     'ingredients.jsonl:4: id "not-a-uuid" is not a uuid (8-4-4-4-12 hex digits)',
   ]);
-  assert.deepEqual(await badProduct({ id: '0b6f9a8e3c1d4e529a471f2d3c4b5a60', ingredients: [{ ...entry(0), id: 7 }] }), [
-    'products.jsonl:2: id "0b6f9a8e3c1d4e529a471f2d3c4b5a60" is not a uuid (8-4-4-4-12 hex digits)',
-    'products.jsonl:2: ingredients[0].id 7 is not a uuid (8-4-4-4-12 hex digits)',
-  ]);
+  assert.deepEqual(
+    await badProduct({ id: '0b6f9a8e3c1d4e529a471f2d3c4b5a60', ingredients: [{ ...entry(0), id: 7 }] }),
+    [
+      'products.jsonl:2: id "0b6f9a8e3c1d4e529a471f2d3c4b5a60" is not a uuid (8-4-4-4-12 hex digits)',
+      'products.jsonl:2: ingredients[0].id 7 is not a uuid (8-4-4-4-12 hex digits)',
+    ],
+  );
 });
 
 test('a duplicate id, in any letter case, names the earlier line', async () => {
-  assert.deepEqual(await errorsOf({ ingredients: [...GOOD_INGREDIENTS, ingredient(3, { id: uuid(1).toUpperCase() })] }), [
-    `ingredients.jsonl:4: id "${uuid(1).toUpperCase()}" duplicates the id on line 2`,
-  ]);
+  assert.deepEqual(
+    await errorsOf({ ingredients: [...GOOD_INGREDIENTS, ingredient(3, { id: uuid(1).toUpperCase() })] }),
+    [`ingredients.jsonl:4: id "${uuid(1).toUpperCase()}" duplicates the id on line 2`],
+  );
   assert.deepEqual(await errorsOf({ products: [...GOOD_PRODUCTS, '', product(1, { id: uuid(0, 'b') })] }), [
     `products.jsonl:3: id "${uuid(0, 'b')}" duplicates the id on line 1`,
   ]);
@@ -195,7 +204,7 @@ test('each barcode must be 8 to 14 digits', async () => {
   ]);
 });
 
-test('a barcode that collides with another product\'s code after removing leading zeros names both products', async () => {
+test("a barcode that collides with another product's code after removing leading zeros names both products", async () => {
   const errors = await errorsOf({
     products: [
       product(0, { barcodes: ['3522930003045'] }),
@@ -246,7 +255,10 @@ test('errors from both files are reported together, in file then line order', as
     ingredients: [...GOOD_INGREDIENTS, 'nope'],
     products: [product(0, { category: 'x' }), product(1, { name: '' })],
   });
-  assert.deepEqual(errors.map((e) => e.slice(0, e.indexOf(': '))), ['ingredients.jsonl:4', 'products.jsonl:1', 'products.jsonl:2']);
+  assert.deepEqual(
+    errors.map((e) => e.slice(0, e.indexOf(': '))),
+    ['ingredients.jsonl:4', 'products.jsonl:1', 'products.jsonl:2'],
+  );
 });
 
 test('every error is counted; the first 1000 are kept in order', async () => {
@@ -300,8 +312,9 @@ test('built_at must be a real YYYY-MM-DD date', async () => {
   const dir = scratch();
   writeSource(dir, { ingredients: GOOD_INGREDIENTS, products: GOOD_PRODUCTS });
   for (const bad of ['2023-02-29', '2024-13-01', '2024-1-01', '01/02/2024', '']) {
-    await assert.rejects(buildCatalogue({ sourceDir: dir, outFile: path.join(dir, 'c.db'), builtAt: bad }),
-      { message: `built-at ${JSON.stringify(bad)} is not a real date in the form YYYY-MM-DD` });
+    await assert.rejects(buildCatalogue({ sourceDir: dir, outFile: path.join(dir, 'c.db'), builtAt: bad }), {
+      message: `built-at ${JSON.stringify(bad)} is not a real date in the form YYYY-MM-DD`,
+    });
   }
   assert.deepEqual(fs.readdirSync(dir).sort(), ['ingredients.jsonl', 'products.jsonl']);
 });

@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const PACKAGE = path.join(ROOT, 'clients/typescript');
 
 let s: TestServer;
- 
+
 let served: any;
 let tmp: string;
 before(async () => {

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { CatalogueApiError, CatalogueClient, normalizeBarcode, type LabelAnalysis, type Product } from '../clients/typescript/src';
+import {
+  CatalogueApiError,
+  CatalogueClient,
+  normalizeBarcode,
+  type LabelAnalysis,
+  type Product,
+} from '../clients/typescript/src';
 import { recordingFetch, startSampleServer, type SampleServer } from './support/sample-server';
 
 let s: SampleServer;
@@ -91,7 +97,9 @@ describe('every operation, typed', () => {
     assert.ok(Array.isArray(ing.functions));
   });
   it('analyzeLabel: entries in label order, joined or unrecognised, with the free-from flags', async () => {
-    const a: LabelAnalysis = await client().analyzeLabel('Ingredients: Aqua, Glycerin, Parfum (Fragrance)*, Zzyzx Extract. *Natural');
+    const a: LabelAnalysis = await client().analyzeLabel(
+      'Ingredients: Aqua, Glycerin, Parfum (Fragrance)*, Zzyzx Extract. *Natural',
+    );
     assert.deepEqual(
       a.entries.map((e) => e.label_name),
       ['Aqua', 'Glycerin', 'Parfum (Fragrance)', 'Zzyzx Extract'],

@@ -9,14 +9,21 @@ import { startTestServer, type TestServer } from './support/server';
 import { P, productId } from './support/fixture';
 
 const CHROMIUM = '/usr/bin/chromium';
-const skip = !fs.existsSync(CHROMIUM) && !process.env.CI
-  ? `${CHROMIUM} is not installed (apt-get install -y chromium); the browser check of /docs did not run`
-  : false;
+const skip =
+  !fs.existsSync(CHROMIUM) && !process.env.CI
+    ? `${CHROMIUM} is not installed (apt-get install -y chromium); the browser check of /docs did not run`
+    : false;
 if (skip) process.stdout.write(`# SKIP docs-browser: ${skip}\n`);
 
 const OPERATIONS = [
-  'GET /health', 'GET /v1/products/search', 'GET /v1/products', 'GET /v1/products/{id}', 'GET /v1/products/barcode/{barcode}',
-  'POST /v1/products/batch', 'GET /v1/ingredients/search', 'GET /v1/ingredients/{id}',
+  'GET /health',
+  'GET /v1/products/search',
+  'GET /v1/products',
+  'GET /v1/products/{id}',
+  'GET /v1/products/barcode/{barcode}',
+  'POST /v1/products/batch',
+  'GET /v1/ingredients/search',
+  'GET /v1/ingredients/{id}',
 ];
 
 let t: TestServer;
@@ -26,7 +33,15 @@ before(async () => {
   t = await startTestServer();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 });
 after(async () => {
@@ -34,30 +49,42 @@ after(async () => {
   await t?.close();
 });
 
-test('the API reference renders every operation, and "Try it out" with an authorized key answers 200', { skip }, async () => {
-  const page = await browser.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${t.url}/docs`);
-  await page.locator('.opblock').first().waitFor();
-  const rendered = await page.locator('.opblock .opblock-summary').evaluateAll((els) => els.map((e) =>
-    `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? e.querySelector('.opblock-summary-path')?.textContent?.trim()}`));
-  assert.deepEqual([...rendered].sort(), [...OPERATIONS].sort());
+test(
+  'the API reference renders every operation, and "Try it out" with an authorized key answers 200',
+  { skip },
+  async () => {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${t.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const rendered = await page
+      .locator('.opblock .opblock-summary')
+      .evaluateAll((els) =>
+        els.map(
+          (e) =>
+            `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? e.querySelector('.opblock-summary-path')?.textContent?.trim()}`,
+        ),
+      );
+    assert.deepEqual([...rendered].sort(), [...OPERATIONS].sort());
 
-  await page.locator('button.authorize').first().click();
-  await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(t.keys.pro.key);
-  await page.locator('.modal-ux .auth-btn-wrapper button.authorize').click();
-  await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
+    await page.locator('button.authorize').first().click();
+    await page.locator('.modal-ux input[type=text], .modal-ux input[type=password]').first().fill(t.keys.pro.key);
+    await page.locator('.modal-ux .auth-btn-wrapper button.authorize').click();
+    await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
 
-  const op = page.locator('.opblock').filter({ has: page.locator('.opblock-summary-path[data-path="/v1/products/{id}"]') });
-  await op.locator('.opblock-summary').click();
-  const tryOut = op.locator('button.try-out__btn');
-  if ((await tryOut.textContent())?.trim() === 'Try it out') await tryOut.click();
-  await op.locator('tr[data-param-name="id"] input').fill(productId(P.caudalie));
-  await op.locator('button.execute').click();
-  const status = op.locator('.live-responses-table .response .response-col_status').first();
-  await status.waitFor();
-  assert.equal((await status.textContent())?.trim(), '200');
-  assert.match(await op.locator('.live-responses-table').first().innerText(), /Vinoperfect Radiance Serum/);
-  assert.deepEqual(pageErrors, []);
-});
+    const op = page
+      .locator('.opblock')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/v1/products/{id}"]') });
+    await op.locator('.opblock-summary').click();
+    const tryOut = op.locator('button.try-out__btn');
+    if ((await tryOut.textContent())?.trim() === 'Try it out') await tryOut.click();
+    await op.locator('tr[data-param-name="id"] input').fill(productId(P.caudalie));
+    await op.locator('button.execute').click();
+    const status = op.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor();
+    assert.equal((await status.textContent())?.trim(), '200');
+    assert.match(await op.locator('.live-responses-table').first().innerText(), /Vinoperfect Radiance Serum/);
+    assert.deepEqual(pageErrors, []);
+  },
+);

@@ -7,8 +7,12 @@ import { ING, P, ingredientId, productId } from './support/fixture';
 import { openAdmin } from '../src/access';
 
 let s: TestServer;
-before(async () => { s = await startTestServer(); });
-after(async () => { await s.close(); });
+before(async () => {
+  s = await startTestServer();
+});
+after(async () => {
+  await s.close();
+});
 
 const GETS = [
   '/v1/products/search?q=daily',
@@ -18,14 +22,17 @@ const GETS = [
   '/v1/ingredients/search?q=glycerin',
   `/v1/ingredients/${ingredientId(ING.glycerin)}`,
 ];
-const batch = (headers: Record<string, string>) => fetch(`${s.url}/v1/products/batch`, {
-  method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ ids: [productId(0)] }),
-});
+const batch = (headers: Record<string, string>) =>
+  fetch(`${s.url}/v1/products/batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ ids: [productId(0)] }),
+  });
 
 async function assertErrorShape(res: Response, status: number): Promise<any> {
   assert.equal(res.status, status);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  const body = await res.json() as any;
+  const body = (await res.json()) as any;
   assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
   assert.equal(body.statusCode, status);
   assert.equal(body.error, STATUS_CODES[status]);
@@ -34,7 +41,11 @@ async function assertErrorShape(res: Response, status: number): Promise<any> {
 }
 
 describe('API keys', () => {
-  for (const [what, headers] of [['missing', {}], ['unknown', { 'x-api-key': 'ck_not-a-real-key' }], ['empty', { 'x-api-key': '' }]] as const) {
+  for (const [what, headers] of [
+    ['missing', {}],
+    ['unknown', { 'x-api-key': 'ck_not-a-real-key' }],
+    ['empty', { 'x-api-key': '' }],
+  ] as const) {
     it(`answers 403 "Invalid or missing API key" on every /v1 endpoint for a ${what} key`, async () => {
       for (const p of GETS) {
         const body = await assertErrorShape(await s.get(p, headers), 403);
@@ -69,22 +80,49 @@ describe('query strictness on every endpoint', () => {
   it('refuses an unknown query parameter, listing the accepted ones', async () => {
     const cases: Array<[string, string[]]> = [
       ['/v1/products/search?q=a&size=5', ['q', 'page']],
-      ['/v1/products?limit=5', ['category', 'brand', 'origin', 'fragrance_free', 'alcohol_free', 'paraben_free', 'sulfate_free', 'silicone_free', 'has_ingredient', 'excludes_ingredient', 'page']],
+      [
+        '/v1/products?limit=5',
+        [
+          'category',
+          'brand',
+          'origin',
+          'fragrance_free',
+          'alcohol_free',
+          'paraben_free',
+          'sulfate_free',
+          'silicone_free',
+          'has_ingredient',
+          'excludes_ingredient',
+          'page',
+        ],
+      ],
       ['/v1/ingredients/search?q=a&sort=name', ['q', 'page']],
     ];
     for (const [p, accepted] of cases) {
       const body = await assertErrorShape(await s.get(p), 400);
       for (const a of accepted) assert.ok(body.message.includes(a), `${p}: ${body.message} lists ${a}`);
     }
-    for (const p of [`/v1/products/${productId(0)}?x=1`, '/v1/products/barcode/12345678?x=1', `/v1/ingredients/${ingredientId(0)}?x=1`]) {
+    for (const p of [
+      `/v1/products/${productId(0)}?x=1`,
+      '/v1/products/barcode/12345678?x=1',
+      `/v1/ingredients/${ingredientId(0)}?x=1`,
+    ]) {
       const body = await assertErrorShape(await s.get(p), 400);
       assert.match(body.message, /"x"/);
     }
-    const r = await fetch(`${s.url}/v1/products/batch?x=1`, { method: 'POST', headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' }, body: JSON.stringify({ ids: [productId(0)] }) });
+    const r = await fetch(`${s.url}/v1/products/batch?x=1`, {
+      method: 'POST',
+      headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids: [productId(0)] }),
+    });
     await assertErrorShape(r, 400);
   });
   it('refuses a parameter given twice', async () => {
-    for (const p of ['/v1/products/search?q=a&page=1&page=2', '/v1/products?brand=a&brand=b', '/v1/ingredients/search?q=a&q=a']) {
+    for (const p of [
+      '/v1/products/search?q=a&page=1&page=2',
+      '/v1/products?brand=a&brand=b',
+      '/v1/ingredients/search?q=a&q=a',
+    ]) {
       const body = await assertErrorShape(await s.get(p), 400);
       assert.match(body.message, /more than once/);
     }
@@ -93,7 +131,8 @@ describe('query strictness on every endpoint', () => {
 
 describe('error shape', () => {
   it('answers unknown routes with 404 in the error shape', async () => {
-    for (const p of ['/nope', '/v1', '/v1/products/search/extra', '/v2/products']) await assertErrorShape(await s.get(p), 404);
+    for (const p of ['/nope', '/v1', '/v1/products/search/extra', '/v2/products'])
+      await assertErrorShape(await s.get(p), 404);
     await assertErrorShape(await fetch(`${s.url}/v1/products/search?q=a`, { method: 'DELETE' }), 404);
   });
   it('sends a JSON content type and no stack traces on every error', async () => {

@@ -12,7 +12,9 @@ before(async () => {
   s = await startTestServer();
   doc = await (await s.get('/openapi.json', {})).json();
 });
-after(async () => { await s.close(); });
+after(async () => {
+  await s.close();
+});
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 function schemaFor(path: string, method: string, status: number): object {
@@ -27,10 +29,19 @@ describe('GET /openapi.json', () => {
   it('is an OpenAPI 3.1 document, version 1.0.0, listing the nine operations', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '1.0.0');
-    const ops = Object.entries(doc.paths).flatMap(([p, v]: [string, any]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    const ops = Object.entries(doc.paths)
+      .flatMap(([p, v]: [string, any]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
     assert.deepEqual(ops, [
-      'GET /health', 'GET /v1/ingredients/search', 'GET /v1/ingredients/{id}', 'GET /v1/products', 'GET /v1/products/barcode/{barcode}',
-      'GET /v1/products/search', 'GET /v1/products/{id}', 'POST /v1/labels/analyze', 'POST /v1/products/batch',
+      'GET /health',
+      'GET /v1/ingredients/search',
+      'GET /v1/ingredients/{id}',
+      'GET /v1/products',
+      'GET /v1/products/barcode/{barcode}',
+      'GET /v1/products/search',
+      'GET /v1/products/{id}',
+      'POST /v1/labels/analyze',
+      'POST /v1/products/batch',
     ]);
   });
   it('documents the label analysis as operationId analyzeLabel, tag labels, with its body', () => {
@@ -45,9 +56,25 @@ describe('GET /openapi.json', () => {
     assert.deepEqual(doc.paths['/health'].get.security, []);
   });
   it('documents the query parameters each operation accepts', () => {
-    const params = (p: string) => doc.paths[p].get.parameters.filter((x: any) => x.in === 'query').map((x: any) => x.name).sort();
+    const params = (p: string) =>
+      doc.paths[p].get.parameters
+        .filter((x: any) => x.in === 'query')
+        .map((x: any) => x.name)
+        .sort();
     assert.deepEqual(params('/v1/products/search'), ['page', 'q']);
-    assert.deepEqual(params('/v1/products'), ['alcohol_free', 'brand', 'category', 'excludes_ingredient', 'fragrance_free', 'has_ingredient', 'origin', 'page', 'paraben_free', 'silicone_free', 'sulfate_free']);
+    assert.deepEqual(params('/v1/products'), [
+      'alcohol_free',
+      'brand',
+      'category',
+      'excludes_ingredient',
+      'fragrance_free',
+      'has_ingredient',
+      'origin',
+      'page',
+      'paraben_free',
+      'silicone_free',
+      'sulfate_free',
+    ]);
   });
 });
 
@@ -77,12 +104,22 @@ describe('responses match the published schemas', () => {
     });
   }
   it('POST /v1/products/batch → 200', async () => {
-    const res = await fetch(`${s.url}/v1/products/batch`, { method: 'POST', headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' }, body: JSON.stringify({ ids: [productId(0), productId(99999)] }) });
+    const res = await fetch(`${s.url}/v1/products/batch`, {
+      method: 'POST',
+      headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids: [productId(0), productId(99999)] }),
+    });
     const validate = ajv.compile(schemaFor('/v1/products/batch', 'post', 200));
     assert.ok(validate(await res.json()), JSON.stringify(validate.errors));
   });
   it('POST /v1/labels/analyze → 200', async () => {
-    const res = await fetch(`${s.url}/v1/labels/analyze`, { method: 'POST', headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Shade 1:\nAqua, Glycerin, Niacinamide (5%), Unobtainium. May contain: Parfum\n*Organic' }) });
+    const res = await fetch(`${s.url}/v1/labels/analyze`, {
+      method: 'POST',
+      headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        text: 'Shade 1:\nAqua, Glycerin, Niacinamide (5%), Unobtainium. May contain: Parfum\n*Organic',
+      }),
+    });
     const validate = ajv.compile(schemaFor('/v1/labels/analyze', 'post', 200));
     assert.ok(validate(await res.json()), JSON.stringify(validate.errors));
   });

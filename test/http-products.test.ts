@@ -5,12 +5,16 @@ import { startTestServer, type TestServer } from './support/server';
 import { BULK, BULK_FIRST_ORD, BUILT_AT, ING, P, ingredientId, productId, products } from './support/fixture';
 
 let s: TestServer;
-before(async () => { s = await startTestServer(); });
-after(async () => { await s.close(); });
+before(async () => {
+  s = await startTestServer();
+});
+after(async () => {
+  await s.close();
+});
 
 async function json(path: string, headers?: Record<string, string>) {
   const res = await s.get(path, headers);
-  return { status: res.status, body: await res.json() as any, headers: res.headers };
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 const ids = (body: any) => body.results.map((r: any) => r.id);
 
@@ -32,13 +36,26 @@ describe('GET /v1/products/search', () => {
   it('requires every word (AND) and treats the last word as a prefix', async () => {
     assert.deepEqual(ids((await json('/v1/products/search?q=night%20revitalift')).body), [productId(P.loreal)]);
     assert.deepEqual(ids((await json('/v1/products/search?q=revitalift%20nig')).body), [productId(P.loreal)]);
-    assert.equal((await json('/v1/products/search?q=nig%20revitalift')).body.pagination.total, 0, 'only the last word is a prefix');
+    assert.equal(
+      (await json('/v1/products/search?q=nig%20revitalift')).body.pagination.total,
+      0,
+      'only the last word is a prefix',
+    );
   });
   it('splits words on anything not a letter or digit and treats operators as plain words', async () => {
-    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent("l'oreal")}`)).body), [productId(P.loreal)]);
-    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent('roche-posay AND effaclar')}`)).body), []);
-    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent('"roche" posay* effaclar')}`)).body), [productId(P.roche)]);
-    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent('niacinamide 10%')}`)).body), [productId(P.ordinary)]);
+    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent("l'oreal")}`)).body), [
+      productId(P.loreal),
+    ]);
+    assert.deepEqual(
+      ids((await json(`/v1/products/search?q=${encodeURIComponent('roche-posay AND effaclar')}`)).body),
+      [],
+    );
+    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent('"roche" posay* effaclar')}`)).body), [
+      productId(P.roche),
+    ]);
+    assert.deepEqual(ids((await json(`/v1/products/search?q=${encodeURIComponent('niacinamide 10%')}`)).body), [
+      productId(P.ordinary),
+    ]);
   });
   it('uses only the first 10 words', async () => {
     const q = 'hydra hydra hydra hydra hydra hydra hydra hydra hydra hydra nonexistentword';
@@ -56,21 +73,29 @@ describe('GET /v1/products/search', () => {
     assert.equal(p51.results.length, 20);
     assert.deepEqual(p51.pagination, { page: 51, has_more: true, total: BULK });
     const all = new Set<string>();
-    for (const page of [1, 2, 3]) for (const id of ids((await json(`/v1/products/search?q=daily&page=${page}`)).body)) all.add(id);
+    for (const page of [1, 2, 3])
+      for (const id of ids((await json(`/v1/products/search?q=daily&page=${page}`)).body)) all.add(id);
     assert.equal(all.size, 60, 'pages do not overlap');
   });
-  it('answers no_match with a hint and each word\'s own count when nothing matches', async () => {
+  it("answers no_match with a hint and each word's own count when nothing matches", async () => {
     const r = await json('/v1/products/search?q=Daily%20Zzzz');
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.results, []);
     assert.deepEqual(r.body.pagination, { page: 1, has_more: false, total: 0 });
     assert.equal(typeof r.body.no_match.hint, 'string');
-    assert.deepEqual(r.body.no_match.terms, [{ term: 'daily', matches: BULK }, { term: 'zzzz', matches: 0 }]);
+    assert.deepEqual(r.body.no_match.terms, [
+      { term: 'daily', matches: BULK },
+      { term: 'zzzz', matches: 0 },
+    ]);
   });
   it('omits no_match when something matches', async () => {
     assert.equal('no_match' in (await json('/v1/products/search?q=daily')).body, false);
   });
-  for (const [q, why] of [['', 'empty'], ['x'.repeat(201), 'over 200 characters'], ['%20-!%3F', 'no letter or digit']] as const) {
+  for (const [q, why] of [
+    ['', 'empty'],
+    ['x'.repeat(201), 'over 200 characters'],
+    ['%20-!%3F', 'no letter or digit'],
+  ] as const) {
     it(`refuses q that is ${why} with 400 naming q`, async () => {
       const r = await json(`/v1/products/search?q=${q}`);
       assert.equal(r.status, 400);
@@ -100,10 +125,16 @@ describe('GET /v1/products/search', () => {
 describe('GET /v1/products (filter)', () => {
   it('pages through the whole catalogue in catalogue order without filters', async () => {
     const r = await json('/v1/products');
-    assert.deepEqual(ids(r.body), products.slice(0, 20).map((p) => p.id));
+    assert.deepEqual(
+      ids(r.body),
+      products.slice(0, 20).map((p) => p.id),
+    );
     assert.deepEqual(r.body.pagination, { page: 1, has_more: true, total: products.length });
     const last = await json('/v1/products?page=51');
-    assert.deepEqual(ids(last.body), products.slice(1000, 1020).map((p) => p.id));
+    assert.deepEqual(
+      ids(last.body),
+      products.slice(1000, 1020).map((p) => p.id),
+    );
   });
   it('matches brand ignoring case, accents, punctuation and spaces', async () => {
     for (const b of ['loreal paris', 'LOREALPARIS', "L'Oréal Paris", 'l o r e a l-p a r i s']) {
@@ -116,7 +147,10 @@ describe('GET /v1/products (filter)', () => {
     assert.match(r.body.message, /brand/);
   });
   it('matches category and origin exactly and case-sensitively', async () => {
-    assert.deepEqual(ids((await json('/v1/products?category=haircare')).body), [productId(P.shampoo), productId(P.silky)]);
+    assert.deepEqual(ids((await json('/v1/products?category=haircare')).body), [
+      productId(P.shampoo),
+      productId(P.silky),
+    ]);
     assert.equal((await json('/v1/products?category=Haircare')).body.pagination.total, 0);
     assert.equal((await json('/v1/products?category=body%2Fbath')).body.pagination.total, BULK / 2);
     assert.equal((await json('/v1/products?origin=France')).body.pagination.total, 3);
@@ -135,7 +169,10 @@ describe('GET /v1/products (filter)', () => {
     assert.deepEqual(await haircare('silicone_free=true'), [productId(P.shampoo)]);
     assert.deepEqual(await haircare('fragrance_free=true'), [productId(P.silky)]);
     assert.deepEqual(await haircare('sulfate_free=false'), [productId(P.shampoo), productId(P.silky)]);
-    assert.deepEqual(ids((await json('/v1/products?origin=France&alcohol_free=true&paraben_free=true')).body), [productId(P.caudalie), productId(P.roche)]);
+    assert.deepEqual(ids((await json('/v1/products?origin=France&alcohol_free=true&paraben_free=true')).body), [
+      productId(P.caudalie),
+      productId(P.roche),
+    ]);
   });
   for (const v of ['TRUE', '1', 'yes', '']) {
     it(`refuses fragrance_free=${JSON.stringify(v)}`, async () => {
@@ -164,7 +201,10 @@ describe('GET /v1/products (filter)', () => {
     const r = await json(`/v1/products?brand=curl%20co&excludes_ingredient=${ingredientId(ING.sls)},${unknown}`);
     assert.deepEqual(ids(r.body), [productId(P.silky)]);
     const glycerinFree = await json(`/v1/products?excludes_ingredient=${ingredientId(ING.glycerin)}`);
-    assert.equal(glycerinFree.body.pagination.total, products.filter((p) => !p.ingredients.some((e) => e.id === ingredientId(ING.glycerin))).length);
+    assert.equal(
+      glycerinFree.body.pagination.total,
+      products.filter((p) => !p.ingredients.some((e) => e.id === ingredientId(ING.glycerin))).length,
+    );
   });
   it('refuses excludes_ingredient with more than 10 uuids, spaces or a bad item', async () => {
     const u = ingredientId(ING.aqua);
@@ -182,9 +222,18 @@ describe('GET /v1/products (filter)', () => {
   });
   it('keeps catalogue order across pages of a filter', async () => {
     const r = await json('/v1/products?brand=bulk%20brand&page=2');
-    assert.deepEqual(ids(r.body), products.slice(BULK_FIRST_ORD + 20, BULK_FIRST_ORD + 40).map((p) => p.id));
+    assert.deepEqual(
+      ids(r.body),
+      products.slice(BULK_FIRST_ORD + 20, BULK_FIRST_ORD + 40).map((p) => p.id),
+    );
   });
-  for (const [param, value] of [['category', ''], ['category', 'x'.repeat(101)], ['origin', ''], ['origin', 'x'.repeat(101)], ['brand', 'x'.repeat(201)]]) {
+  for (const [param, value] of [
+    ['category', ''],
+    ['category', 'x'.repeat(101)],
+    ['origin', ''],
+    ['origin', 'x'.repeat(101)],
+    ['brand', 'x'.repeat(201)],
+  ]) {
     it(`refuses ${param} of length ${value.length}`, async () => {
       const r = await json(`/v1/products?${param}=${value}`);
       assert.equal(r.status, 400);
@@ -198,24 +247,64 @@ describe('GET /v1/products/{id}', () => {
     const r = await json(`/v1/products/${productId(P.caudalie)}`);
     assert.equal(r.status, 200);
     const p = r.body;
-    assert.deepEqual(Object.keys(p).sort(), ['brand', 'category', 'contains_drying_alcohol', 'contains_fragrance', 'contains_parabens', 'contains_silicones', 'contains_sulfates', 'id', 'image_url', 'ingredients', 'name', 'origin'].sort());
+    assert.deepEqual(
+      Object.keys(p).sort(),
+      [
+        'brand',
+        'category',
+        'contains_drying_alcohol',
+        'contains_fragrance',
+        'contains_parabens',
+        'contains_silicones',
+        'contains_sulfates',
+        'id',
+        'image_url',
+        'ingredients',
+        'name',
+        'origin',
+      ].sort(),
+    );
     assert.equal(p.brand, 'Caudalíe');
     assert.equal(p.contains_fragrance, true);
     assert.equal(p.contains_sulfates, false);
-    assert.deepEqual(p.ingredients.map((e: any) => [e.position, e.label_name, e.name]), [
-      [0, 'Aqua/Water/Eau', 'Aqua'], [1, 'Ingredient 1', 'Glycerin'], [2, 'Ingredient 7', 'Niacinamide'], [3, 'Fragrance', 'Parfum'],
-    ]);
+    assert.deepEqual(
+      p.ingredients.map((e: any) => [e.position, e.label_name, e.name]),
+      [
+        [0, 'Aqua/Water/Eau', 'Aqua'],
+        [1, 'Ingredient 1', 'Glycerin'],
+        [2, 'Ingredient 7', 'Niacinamide'],
+        [3, 'Fragrance', 'Parfum'],
+      ],
+    );
     assert.equal(p.ingredients[2].concentration, 5);
     assert.deepEqual(p.ingredients[1], {
-      position: 1, label_name: 'Ingredient 1', concentration: null, id: ingredientId(ING.glycerin), name: 'Glycerin', rating: 'supporting actives',
-      irritancy: '0', comedogenicity: '0', functions: ['humectant', 'solvent'], cas_number: '56-81-5', ec_number: '200-289-5',
-      ph_eur_name: 'Glycerolum', iupac_name: 'propane-1,2,3-triol', other_names: 'Glycerol, Glycerine', category: null,
+      position: 1,
+      label_name: 'Ingredient 1',
+      concentration: null,
+      id: ingredientId(ING.glycerin),
+      name: 'Glycerin',
+      rating: 'supporting actives',
+      irritancy: '0',
+      comedogenicity: '0',
+      functions: ['humectant', 'solvent'],
+      cas_number: '56-81-5',
+      ec_number: '200-289-5',
+      ph_eur_name: 'Glycerolum',
+      iupac_name: 'propane-1,2,3-triol',
+      other_names: 'Glycerol, Glycerine',
+      category: null,
     });
   });
-  it('derives each contains_* flag from the ingredients\' categories', async () => {
+  it("derives each contains_* flag from the ingredients' categories", async () => {
     const flags = async (ord: number) => {
       const b = (await json(`/v1/products/${productId(ord)}`)).body;
-      return [b.contains_fragrance, b.contains_drying_alcohol, b.contains_parabens, b.contains_sulfates, b.contains_silicones];
+      return [
+        b.contains_fragrance,
+        b.contains_drying_alcohol,
+        b.contains_parabens,
+        b.contains_sulfates,
+        b.contains_silicones,
+      ];
     };
     assert.deepEqual(await flags(P.loreal), [false, true, true, false, false]);
     assert.deepEqual(await flags(P.roche), [false, false, false, false, true]);
@@ -223,7 +312,10 @@ describe('GET /v1/products/{id}', () => {
   });
   it('returns nulls and an empty ingredient list as stored', async () => {
     const b = (await json(`/v1/products/${productId(P.nobrand)}`)).body;
-    assert.deepEqual([b.brand, b.name, b.category, b.origin, b.image_url, b.ingredients], [null, null, null, null, null, []]);
+    assert.deepEqual(
+      [b.brand, b.name, b.category, b.origin, b.image_url, b.ingredients],
+      [null, null, null, null, null, []],
+    );
   });
   it('accepts the id in any letter case', async () => {
     const r = await json(`/v1/products/${productId(P.roche).toUpperCase()}`);
@@ -252,7 +344,14 @@ describe('GET /v1/products/{id}', () => {
 
 describe('GET /v1/products/barcode/{barcode}', () => {
   it('resolves every zero-padded form of a stored code', async () => {
-    for (const code of ['3522930003045', '03522930003045', '12345670', '012345670', '0000012345670', '00000012345670']) {
+    for (const code of [
+      '3522930003045',
+      '03522930003045',
+      '12345670',
+      '012345670',
+      '0000012345670',
+      '00000012345670',
+    ]) {
       const r = await json(`/v1/products/barcode/${code}`);
       assert.equal(r.status, 200, code);
       assert.equal(r.body.id, productId(P.caudalie), code);
@@ -278,13 +377,18 @@ describe('GET /v1/products/barcode/{barcode}', () => {
       assert.equal(r.status, 403, plan);
       assert.match(r.body.message, /barcode/);
     }
-    for (const plan of ['trial', 'pro'] as const) assert.equal((await json('/v1/products/barcode/12345678', { 'x-api-key': s.keys[plan].key })).status, 200, plan);
+    for (const plan of ['trial', 'pro'] as const)
+      assert.equal((await json('/v1/products/barcode/12345678', { 'x-api-key': s.keys[plan].key })).status, 200, plan);
   });
 });
 
 describe('POST /v1/products/batch', () => {
   const post = (body: string, contentType: string | null = 'application/json', key = s.keys.pro.key) =>
-    fetch(`${s.url}/v1/products/batch`, { method: 'POST', body, headers: { 'x-api-key': key, ...(contentType ? { 'content-type': contentType } : {}) } });
+    fetch(`${s.url}/v1/products/batch`, {
+      method: 'POST',
+      body,
+      headers: { 'x-api-key': key, ...(contentType ? { 'content-type': contentType } : {}) },
+    });
 
   it('returns payloads in order, repeats duplicates, null for unknown ids, and X-Item-Count', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -292,8 +396,11 @@ describe('POST /v1/products/batch', () => {
     const res = await post(JSON.stringify({ ids: want }));
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-item-count'), '4');
-    const body = await res.json() as any[];
-    assert.deepEqual(body.map((p) => p && p.id), [productId(P.cerave), null, productId(P.roche), productId(P.cerave)]);
+    const body = (await res.json()) as any[];
+    assert.deepEqual(
+      body.map((p) => p && p.id),
+      [productId(P.cerave), null, productId(P.roche), productId(P.cerave)],
+    );
     const single = await json(`/v1/products/${productId(P.cerave)}`);
     assert.deepEqual(body[0], single.body);
   });
@@ -302,13 +409,13 @@ describe('POST /v1/products/batch', () => {
     assert.equal((await post(JSON.stringify({ ids: fifty }))).status, 200);
     const r = await post(JSON.stringify({ ids: [...fifty, productId(0)] }));
     assert.equal(r.status, 400);
-    assert.match((await r.json() as any).message, /ids/);
+    assert.match(((await r.json()) as any).message, /ids/);
   });
   it('answers 415 without a content type or with one it cannot parse', async () => {
     for (const ct of [null, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
       const r = await post(JSON.stringify({ ids: [productId(0)] }), ct);
       assert.equal(r.status, 415, String(ct));
-      assert.equal((await r.json() as any).error, 'Unsupported Media Type');
+      assert.equal(((await r.json()) as any).error, 'Unsupported Media Type');
     }
   });
   it('accepts a JSON content type with parameters', async () => {
@@ -331,7 +438,7 @@ describe('POST /v1/products/batch', () => {
     it(`answers 400 for ${what}`, async () => {
       const r = await post(body);
       assert.equal(r.status, 400);
-      const b = await r.json() as any;
+      const b = (await r.json()) as any;
       assert.equal(b.error, 'Bad Request');
       assert.match(b.message, msg);
     });

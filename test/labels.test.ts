@@ -403,30 +403,41 @@ test('property: plain names come back in label order, and joined entries keep th
 });
 
 test('drug-facts labels: the active ingredients are entries, not a header, and the inactive list follows', () => {
-  assert.deepEqual(names('Active Ingredient: Salicylic Acid (2%). Inactive Ingredients: Water, Cocamidopropyl Betaine.'), [
-    'Salicylic Acid (2%)',
+  assert.deepEqual(
+    names('Active Ingredient: Salicylic Acid (2%). Inactive Ingredients: Water, Cocamidopropyl Betaine.'),
+    ['Salicylic Acid (2%)', 'Water', 'Cocamidopropyl Betaine'],
+  );
+  assert.deepEqual(names('Active Ingredient: Salicylic Acid 2%\nInactive Ingredients: Water, Glycerin'), [
+    'Salicylic Acid 2%',
     'Water',
-    'Cocamidopropyl Betaine',
+    'Glycerin',
   ]);
-  assert.deepEqual(names('Active Ingredient: Salicylic Acid 2%\nInactive Ingredients: Water, Glycerin'), ['Salicylic Acid 2%', 'Water', 'Glycerin']);
 });
 
 test('a bullet between names separates them; a bracket left open does not fuse the rest of the list', () => {
   assert.deepEqual(names('AQUA / WATER • GLYCERIN • SILICA'), ['AQUA / WATER', 'GLYCERIN', 'SILICA']);
-  assert.deepEqual(names('Stellaria Media (Chickweed( Extract, Malt Extract, Glycerin'), ['Stellaria Media (Chickweed( Extract', 'Malt Extract', 'Glycerin']);
+  assert.deepEqual(names('Stellaria Media (Chickweed( Extract, Malt Extract, Glycerin'), [
+    'Stellaria Media (Chickweed( Extract',
+    'Malt Extract',
+    'Glycerin',
+  ]);
   // A "+/-" bracket closed before a product code the page printed after it.
   const parsed = parseLabel('Talc, Silica, [+/- Mica, Iron Oxides (CI 77491, CI 77492)] <ILN29463>.');
-  assert.deepEqual(allEntries(parsed).map((e) => [e.label_name, e.may_contain]), [
-    ['Talc', false],
-    ['Silica', false],
-    ['Mica', true],
-    ['Iron Oxides (CI 77491, CI 77492)', true],
-  ]);
+  assert.deepEqual(
+    allEntries(parsed).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Talc', false],
+      ['Silica', false],
+      ['Mica', true],
+      ['Iron Oxides (CI 77491, CI 77492)', true],
+    ],
+  );
 });
 
 test('a printed name longer than 150 characters joins only as printed, never through a CI number or part inside it', () => {
   const joiner = new Joiner(['MICA', 'CI 77891', 'TALC']);
-  const runTogether = 'Talc Mica Octyldodecyl Stearoyl Stearate Diisostearyl Malate Calcium Aluminum Borosilicate Titanium Dioxide Ci 77891 Silica Dimethicone Tocopherol Caprylyl Glycol Ethylhexylglycerin';
+  const runTogether =
+    'Talc Mica Octyldodecyl Stearoyl Stearate Diisostearyl Malate Calcium Aluminum Borosilicate Titanium Dioxide Ci 77891 Silica Dimethicone Tocopherol Caprylyl Glycol Ethylhexylglycerin';
   assert.ok(runTogether.length > 150);
   assert.equal(joiner.join(runTogether), null);
   assert.equal(joiner.join('Titanium Dioxide (CI 77891)')?.target, 'CI 77891');

@@ -7,7 +7,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestServer, type TestServer } from './support/server';
 
 let s: TestServer;
- 
+
 let doc: any;
 before(async () => {
   s = await startTestServer();

@@ -8,8 +8,12 @@ import { startTestServer, type TestServer } from './support/server';
 import { productId } from './support/fixture';
 
 let t: TestServer;
-before(async () => { t = await startTestServer(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => {
+  await t.close();
+});
 
 /** Sends raw bytes on a fresh connection; resolves with everything received until the server closes it. */
 function raw(bytes: string | Buffer): Promise<string> {
@@ -18,7 +22,9 @@ function raw(bytes: string | Buffer): Promise<string> {
     const socket = net.connect(Number(port), '127.0.0.1');
     let data = '';
     socket.setEncoding('latin1');
-    socket.on('data', (d: string) => { data += d; });
+    socket.on('data', (d: string) => {
+      data += d;
+    });
     socket.on('error', () => {});
     socket.on('close', () => resolve(data));
     socket.end(bytes);
@@ -28,7 +34,13 @@ function raw(bytes: string | Buffer): Promise<string> {
 const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
 test('every API answer carries nosniff, no-referrer, frame denial, no-store and a deny-all CSP, and no banner header', async () => {
-  for (const [p, headers] of [['/health', {}], [`/v1/products/${productId(0)}`, undefined], ['/v1/products', {}], ['/nowhere', {}], ['/v1/products?page=0', undefined]] as const) {
+  for (const [p, headers] of [
+    ['/health', {}],
+    [`/v1/products/${productId(0)}`, undefined],
+    ['/v1/products', {}],
+    ['/nowhere', {}],
+    ['/v1/products?page=0', undefined],
+  ] as const) {
     const res = await t.get(p, headers);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer', p);
@@ -49,7 +61,8 @@ test('the API reference page gets a CSP that lets it run its own scripts', async
 
 test('a batch body over 64 KiB is refused with 413 in the error shape', async () => {
   const res = await fetch(`${t.url}/v1/products/batch`, {
-    method: 'POST', headers: { 'x-api-key': t.keys.pro.key, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'x-api-key': t.keys.pro.key, 'content-type': 'application/json' },
     body: JSON.stringify({ ids: [productId(0)], pad: 'x'.repeat(70 * 1024) }),
   });
   assert.equal(res.status, 413);
@@ -71,10 +84,21 @@ test('a malformed request line is refused with 400 in the error shape and the se
 });
 
 test('deeply nested and non-object JSON bodies are 400s, never 5xx', async () => {
-  for (const body of ['['.repeat(20_000) + ']'.repeat(20_000), '{"ids":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}', '"ids"', 'null', '{"__proto__":{"x":1},"ids":[]}', '\u0000']) {
-    const res = await fetch(`${t.url}/v1/products/batch`, { method: 'POST', headers: { 'x-api-key': t.keys.pro.key, 'content-type': 'application/json' }, body });
+  for (const body of [
+    '['.repeat(20_000) + ']'.repeat(20_000),
+    '{"ids":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}',
+    '"ids"',
+    'null',
+    '{"__proto__":{"x":1},"ids":[]}',
+    '\u0000',
+  ]) {
+    const res = await fetch(`${t.url}/v1/products/batch`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.keys.pro.key, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(res.status, 400, body.slice(0, 30));
-    const b = await res.json() as { statusCode: number; error: string };
+    const b = (await res.json()) as { statusCode: number; error: string };
     assert.equal(b.statusCode, 400);
     assert.equal(b.error, 'Bad Request');
   }

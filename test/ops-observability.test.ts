@@ -14,7 +14,14 @@ import { buildVariant } from './support/serve-process';
 
 function captureLogger() {
   const lines: string[] = [];
-  const logger = pino({ level: 'info', redact: REDACT }, { write: (s: string) => { lines.push(s); } });
+  const logger = pino(
+    { level: 'info', redact: REDACT },
+    {
+      write: (s: string) => {
+        lines.push(s);
+      },
+    },
+  );
   return { logger, lines };
 }
 
@@ -23,13 +30,35 @@ async function setup(access?: string) {
   const file = path.join(ops.dir, 'catalogue.db');
   await buildVariant(file, { builtAt: BUILT_AT });
   const { logger, lines } = captureLogger();
-  const server = await startServer({ catalogue: file, host: '127.0.0.1', port: 0, access: access ?? ops.store, plans: ops.plans, metricsPort: 0, logger });
-  return { ops, file, server, lines, close: async () => { await server.close(); ops.cleanup(); } };
+  const server = await startServer({
+    catalogue: file,
+    host: '127.0.0.1',
+    port: 0,
+    access: access ?? ops.store,
+    plans: ops.plans,
+    metricsPort: 0,
+    logger,
+  });
+  return {
+    ops,
+    file,
+    server,
+    lines,
+    close: async () => {
+      await server.close();
+      ops.cleanup();
+    },
+  };
 }
 
 const metric = (text: string, name: string, labels: Record<string, string> = {}) => {
-  const line = text.split('\n').find((l) => l.startsWith(name + (Object.keys(labels).length ? '{' : ' ')) &&
-    Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith(name + (Object.keys(labels).length ? '{' : ' ')) &&
+        Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
+    );
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 };
 
@@ -38,8 +67,13 @@ test('each request logs one JSON line with request id, route pattern, status, la
   try {
     const id = productId(3);
     await (await fetch(`${server.url}/v1/products/${id}`, { headers: { 'x-api-key': ops.key } })).text();
-    await (await fetch(`${server.url}/v1/products/${id}`, { headers: { 'x-api-key': 'sk_not_a_real_key_but_secret' } })).text();
-    server.app.log.info({ req: { headers: { 'x-api-key': ops.key } }, headers: { 'x-api-key': ops.key } }, 'a line that tries to log the secret');
+    await (
+      await fetch(`${server.url}/v1/products/${id}`, { headers: { 'x-api-key': 'sk_not_a_real_key_but_secret' } })
+    ).text();
+    server.app.log.info(
+      { req: { headers: { 'x-api-key': ops.key } }, headers: { 'x-api-key': ops.key } },
+      'a line that tries to log the secret',
+    );
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     assert.equal(requests.length, 2);
     const [ok, refused] = requests;
@@ -65,7 +99,8 @@ test('metrics are served on their own port: requests by route pattern and status
   try {
     assert.ok(server.metricsUrl);
     assert.notEqual(new URL(server.metricsUrl).port, new URL(server.url).port);
-    for (let i = 0; i < 3; i++) await (await fetch(`${server.url}/v1/products/${productId(i)}`, { headers: { 'x-api-key': ops.key } })).text();
+    for (let i = 0; i < 3; i++)
+      await (await fetch(`${server.url}/v1/products/${productId(i)}`, { headers: { 'x-api-key': ops.key } })).text();
     await (await fetch(`${server.url}/v1/products/search?q=a`)).text();
     await (await fetch(`${server.url}/v1/products/search?q=a&q=b`, { headers: { 'x-api-key': ops.key } })).text();
     await (await fetch(`${server.url}/no/such/route`)).text();
@@ -75,7 +110,10 @@ test('metrics are served on their own port: requests by route pattern and status
     server.reloader.reload('test');
 
     const text = await (await fetch(server.metricsUrl)).text();
-    assert.equal(metric(text, 'http_request_duration_seconds_count', { route: '/v1/products/:id', method: 'GET', status: '200' }), 3);
+    assert.equal(
+      metric(text, 'http_request_duration_seconds_count', { route: '/v1/products/:id', method: 'GET', status: '200' }),
+      3,
+    );
     assert.equal(metric(text, 'http_request_duration_seconds_count', { route: 'unmatched', status: '404' }), 1);
     assert.ok(!text.includes(productId(0)), 'raw URLs are never labels');
     assert.equal(metric(text, 'http_refusals_total', { status: '403', reason: 'invalidKey' }), 1);

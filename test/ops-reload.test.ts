@@ -12,7 +12,9 @@ import { buildVariant, opsDir, serveProcess, type ServeProcess } from './support
 const NEXT_BUILT_AT = '2026-04-01';
 const SUFFIX = ' v2';
 
-interface Load { stop(): Promise<{ requests: number; failures: string[] }> }
+interface Load {
+  stop(): Promise<{ requests: number; failures: string[] }>;
+}
 
 /** Workers that fetch a list, a 50-id batch and /health in a loop, checking each answer is wholly from one catalogue. */
 function hammer(s: ServeProcess, key: string, counts: Record<string, number>, workers = 6): Load {
@@ -37,17 +39,41 @@ function hammer(s: ServeProcess, key: string, counts: Record<string, number>, wo
   };
   const worker = async () => {
     while (running) {
-      await check(fetch(`${s.url}/v1/products?brand=Bulk%20Brand&page=2`, { headers: { 'x-api-key': key } }), 'filter',
-        (b) => oneVersion(b.results.map((r: { name: string }) => r.name), 'filter page'));
-      await check(fetch(`${s.url}/v1/products/batch`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ids }) }), 'batch',
-        (b) => oneVersion(b.map((p: { name: string }) => p.name), 'batch'));
+      await check(
+        fetch(`${s.url}/v1/products?brand=Bulk%20Brand&page=2`, { headers: { 'x-api-key': key } }),
+        'filter',
+        (b) =>
+          oneVersion(
+            b.results.map((r: { name: string }) => r.name),
+            'filter page',
+          ),
+      );
+      await check(
+        fetch(`${s.url}/v1/products/batch`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ ids }),
+        }),
+        'batch',
+        (b) =>
+          oneVersion(
+            b.map((p: { name: string }) => p.name),
+            'batch',
+          ),
+      );
       await check(fetch(`${s.url}/health`), 'health', (b) => {
         if (counts[b.built_at] !== b.products) failures.push(`health mixes catalogues: ${JSON.stringify(b)}`);
       });
     }
   };
   const all = Array.from({ length: workers }, worker);
-  return { stop: async () => { running = false; await Promise.all(all); return { requests, failures }; } };
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(all);
+      return { requests, failures };
+    },
+  };
 }
 
 async function health(s: ServeProcess): Promise<{ products: number; built_at: string }> {
@@ -80,7 +106,12 @@ test('a catalogue renamed over the served file is served from then on, with no f
     assert.deepEqual(failures, []);
     assert.ok(requests > 0);
     assert.equal(JSON.parse(line).trigger, 'file replaced');
-    assert.deepEqual(await health(s), { status: 'ok', products: counts[NEXT_BUILT_AT], ingredients: 16, built_at: NEXT_BUILT_AT });
+    assert.deepEqual(await health(s), {
+      status: 'ok',
+      products: counts[NEXT_BUILT_AT],
+      ingredients: 16,
+      built_at: NEXT_BUILT_AT,
+    });
   } finally {
     await s.stop();
     ops.cleanup();
@@ -121,7 +152,9 @@ test('a file that is not a catalogue, or of another schema version, is refused w
     db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
     db.close();
     fs.renameSync(old, file);
-    const second = JSON.parse(await s.waitForLog((l) => l.includes('catalogue refused') && l.includes('schema version')));
+    const second = JSON.parse(
+      await s.waitForLog((l) => l.includes('catalogue refused') && l.includes('schema version')),
+    );
     assert.match(second.reason, /schema version 0 is not the supported version/);
 
     s.child.kill('SIGHUP');
@@ -142,10 +175,14 @@ test('a catalogue with no products is refused with a logged reason and the old o
     const empty = path.join(ops.dir, 'empty.db');
     await buildVariant(empty, { builtAt: NEXT_BUILT_AT });
     const db = new Database(empty);
-    db.exec('DELETE FROM barcodes; DELETE FROM products; DELETE FROM ingredient_products; DELETE FROM search_terms WHERE kind = 0');
+    db.exec(
+      'DELETE FROM barcodes; DELETE FROM products; DELETE FROM ingredient_products; DELETE FROM search_terms WHERE kind = 0',
+    );
     db.close();
     fs.renameSync(empty, file);
-    const outcome = JSON.parse(await s.waitForLog((l) => l.includes('catalogue refused') || l.includes('catalogue swapped')));
+    const outcome = JSON.parse(
+      await s.waitForLog((l) => l.includes('catalogue refused') || l.includes('catalogue swapped')),
+    );
     assert.equal(outcome.reason, 'the catalogue has no products');
     const h = await health(s);
     assert.equal(h.built_at, BUILT_AT);

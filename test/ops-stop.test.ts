@@ -19,11 +19,15 @@ async function acceptedRequest(s: ServeProcess, key: string): Promise<{ sendBody
   let data = '';
   socket.setEncoding('utf8');
   const response = new Promise<string>((resolve) => socket.on('close', () => resolve(data)));
-  const continued = new Promise<void>((resolve) => socket.on('data', (d: string) => {
-    data += d;
-    if (data.includes('100 Continue')) resolve();
-  }));
-  socket.write(`POST /v1/products/batch HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\nexpect: 100-continue\r\n\r\n`);
+  const continued = new Promise<void>((resolve) =>
+    socket.on('data', (d: string) => {
+      data += d;
+      if (data.includes('100 Continue')) resolve();
+    }),
+  );
+  socket.write(
+    `POST /v1/products/batch HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(BODY)}\r\nexpect: 100-continue\r\n\r\n`,
+  );
   await continued;
   return { sendBody: () => socket.write(BODY), response };
 }
@@ -87,7 +91,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       assert.match(raw, /HTTP\/1\.1 200 OK/);
       assert.match(raw, /\r\nx-item-count: 50\r\n/i);
       assert.equal(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n', raw.indexOf('200 OK')) + 4)).length, 50);
-      assert.ok(traffic.answers.every((st) => st === 200), `statuses: ${[...new Set(traffic.answers)]}`);
+      assert.ok(
+        traffic.answers.every((st) => st === 200),
+        `statuses: ${[...new Set(traffic.answers)]}`,
+      );
       assert.equal(code, 0);
       assert.ok(s.logs.some((l) => l.includes('"msg":"stopped"')));
     } finally {
@@ -102,7 +109,9 @@ test('a request that never finishes cannot hold the process past --stop-timeout:
   try {
     await acceptedRequest(s, ops.key);
     let stderr = '';
-    s.child.stderr!.on('data', (d: string) => { stderr += d; });
+    s.child.stderr!.on('data', (d: string) => {
+      stderr += d;
+    });
     s.child.kill('SIGTERM');
     const { code } = await s.exited;
     assert.equal(code, 1);
@@ -139,7 +148,9 @@ function keepAliveLoad(s: ServeProcess, workers = 16) {
         });
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
-        (err.code === 'ECONNREFUSED' ? refused : resets).push(`${err.code ?? err.message}${req.reusedSocket ? ' (reused connection)' : ''}`);
+        (err.code === 'ECONNREFUSED' ? refused : resets).push(
+          `${err.code ?? err.message}${req.reusedSocket ? ' (reused connection)' : ''}`,
+        );
         resolve(false);
       });
     });

@@ -39,8 +39,10 @@ function problems(r: Pick<PipelineResult, 'ingredients' | 'products'>): string[]
       const m = s === null ? null : SCORE.exec(s);
       if (s !== null && (!m || (m[3] !== undefined && Number(m[1]) >= Number(m[3])))) out.push(`score ${i.name} ${s}`);
     }
-    if (new Set(i.functions).size !== i.functions.length || i.functions.some((f) => f === '')) out.push(`functions ${i.name}`);
-    for (const v of [i.cas_number, i.ec_number, i.ph_eur_name, i.iupac_name, i.other_names]) if (v !== null && v.trim() === '') out.push(`empty ${i.name}`);
+    if (new Set(i.functions).size !== i.functions.length || i.functions.some((f) => f === ''))
+      out.push(`functions ${i.name}`);
+    for (const v of [i.cas_number, i.ec_number, i.ph_eur_name, i.iupac_name, i.other_names])
+      if (v !== null && v.trim() === '') out.push(`empty ${i.name}`);
   }
   const pids = new Set<string>();
   const keys = new Set<string>();
@@ -55,7 +57,8 @@ function problems(r: Pick<PipelineResult, 'ingredients' | 'products'>): string[]
     }
     for (const e of p.ingredients) {
       const c = e.concentration;
-      if (!ids.has(e.id) || e.label_name.trim() === '' || (c !== null && !(c > 0 && c <= 100))) out.push(`entry ${p.name} ${e.label_name}`);
+      if (!ids.has(e.id) || e.label_name.trim() === '' || (c !== null && !(c > 0 && c <= 100)))
+        out.push(`entry ${p.name} ${e.label_name}`);
     }
   }
   return out;
@@ -69,7 +72,12 @@ test('every CosIng entry becomes an ingredient; duplicate names ignoring case me
   assert.equal(result.stats.cosingRows, 31);
   assert.equal(result.stats.cosingIngredients, 30);
   assert.deepEqual(result.stats.mergedDuplicateNames, ['METHOXYETHANOL']);
-  assert.ok(byName.has('Glycerin') && byName.has('C12-15 Alkyl Benzoate') && byName.has('PEG-40 Hydrogenated Castor Oil') && byName.has('CI 77491'));
+  assert.ok(
+    byName.has('Glycerin') &&
+      byName.has('C12-15 Alkyl Benzoate') &&
+      byName.has('PEG-40 Hydrogenated Castor Oil') &&
+      byName.has('CI 77491'),
+  );
 });
 
 test('ingredient fields come from CosIng, CosDNA, Fulton, the annexes and the editorial lists', () => {
@@ -100,7 +108,10 @@ test('products are deduplicated across files by brand and name, keep label order
   assert.equal(tatcha.length, 1);
   assert.match(tatcha[0].image_url ?? '', /^https:\/\/www\.sephora\.com\//);
   const protini = result.products.find((p) => p.name === 'Protini™ Polypeptide Moisturizer')!;
-  assert.deepEqual(protini.ingredients.slice(0, 3).map((e) => e.label_name), ['Water/Aqua/Eau', 'Dicaprylyl Carbonate', 'Glycerin']);
+  assert.deepEqual(
+    protini.ingredients.slice(0, 3).map((e) => e.label_name),
+    ['Water/Aqua/Eau', 'Dicaprylyl Carbonate', 'Glycerin'],
+  );
   assert.equal(protini.ingredients[0].id, byName.get('Aqua')!.id);
   assert.equal(protini.origin, 'United States');
   const junk = result.products.find((p) => p.ingredients.length === 0)!;
@@ -115,7 +126,12 @@ test('products are deduplicated across files by brand and name, keep label order
 test('label names that match no CosIng entry become label-only ingredients; nothing is dropped', () => {
   const entries = result.products.reduce((s, p) => s + p.ingredients.length, 0);
   const joined = Object.values(result.stats.perSource).reduce((s, x) => s + x.joined, 0);
-  const labelOnly = result.ingredients.filter((i) => i.cas_number === null && i.functions.length === 0 && !result.stats.mergedDuplicateNames.includes(i.name.toUpperCase()));
+  const labelOnly = result.ingredients.filter(
+    (i) =>
+      i.cas_number === null &&
+      i.functions.length === 0 &&
+      !result.stats.mergedDuplicateNames.includes(i.name.toUpperCase()),
+  );
   assert.ok(labelOnly.length >= result.stats.labelOnlyIngredients);
   const unmatchedEntries = result.stats.unmatched.reduce((s, [, n]) => s + n, 0);
   assert.equal(joined + unmatchedEntries, entries);
@@ -123,7 +139,10 @@ test('label names that match no CosIng entry become label-only ingredients; noth
 });
 
 test('the pipeline is deterministic: two runs write byte-identical gzip files', () => {
-  const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'sample-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'sample-b-'))];
+  const dirs = [
+    fs.mkdtempSync(path.join(os.tmpdir(), 'sample-a-')),
+    fs.mkdtempSync(path.join(os.tmpdir(), 'sample-b-')),
+  ];
   try {
     const again = runPipeline(RAW);
     writeSource(dirs[0], result.ingredients, result.products);
@@ -132,21 +151,48 @@ test('the pipeline is deterministic: two runs write byte-identical gzip files', 
       assert.ok(fs.readFileSync(path.join(dirs[0], f)).equals(fs.readFileSync(path.join(dirs[1], f))), f);
     }
     assert.equal(renderReport(again), renderReport(result));
-    const lines = zlib.gunzipSync(fs.readFileSync(path.join(dirs[0], 'products.jsonl.gz'))).toString('utf8').trim().split('\n');
-    assert.deepEqual(Object.keys(JSON.parse(lines[0])), ['id', 'brand', 'name', 'category', 'origin', 'image_url', 'barcodes', 'ingredients']);
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(path.join(dirs[0], 'products.jsonl.gz')))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    assert.deepEqual(Object.keys(JSON.parse(lines[0])), [
+      'id',
+      'brand',
+      'name',
+      'category',
+      'origin',
+      'image_url',
+      'barcodes',
+      'ingredients',
+    ]);
   } finally {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }
 });
 
 test('the committed sample catalogue (data/sample) is valid and joins at least 97 % of label entries', () => {
-  const read = (f: string) => zlib.gunzipSync(fs.readFileSync(path.join(ROOT, 'data', 'sample', f))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const read = (f: string) =>
+    zlib
+      .gunzipSync(fs.readFileSync(path.join(ROOT, 'data', 'sample', f)))
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   const committed = { ingredients: read('ingredients.jsonl.gz'), products: read('products.jsonl.gz') };
   assert.deepEqual(problems(committed).slice(0, 10), []);
   assert.ok(committed.ingredients.length > 30000 && committed.products.length > 3000);
-  const cosingIds = new Set(committed.ingredients.filter((i: { cas_number: unknown; functions: unknown[] }) => i.cas_number !== null || i.functions.length > 0).map((i: { id: string }) => i.id));
+  const cosingIds = new Set(
+    committed.ingredients
+      .filter((i: { cas_number: unknown; functions: unknown[] }) => i.cas_number !== null || i.functions.length > 0)
+      .map((i: { id: string }) => i.id),
+  );
   let entries = 0;
   let joined = 0;
-  for (const p of committed.products) for (const e of p.ingredients) { entries++; if (cosingIds.has(e.id)) joined++; }
+  for (const p of committed.products)
+    for (const e of p.ingredients) {
+      entries++;
+      if (cosingIds.has(e.id)) joined++;
+    }
   assert.ok(joined / entries >= 0.97, `join rate ${joined / entries}`);
 });

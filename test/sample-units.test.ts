@@ -17,40 +17,81 @@ import { gtinKey } from '../src/shared/text';
 
 test('csv parser handles a BOM, quoted commas, doubled quotes, multi-line cells and CRLF', () => {
   const rows = parseCsv('\ufeffa,b,c\r\n1,"x, y","say ""hi"""\r\n2,"line1\nline2",\n');
-  assert.deepEqual(rows, [['a', 'b', 'c'], ['1', 'x, y', 'say "hi"'], ['2', 'line1\nline2', '']]);
+  assert.deepEqual(rows, [
+    ['a', 'b', 'c'],
+    ['1', 'x, y', 'say "hi"'],
+    ['2', 'line1\nline2', ''],
+  ]);
 });
 
 test('label casing title-cases INCI names and keeps codes and abbreviations', () => {
   const cases: [string, string][] = [
-    ['GLYCERIN', 'Glycerin'], ['SODIUM LAURETH SULFATE', 'Sodium Laureth Sulfate'], ['PEG-40 HYDROGENATED CASTOR OIL', 'PEG-40 Hydrogenated Castor Oil'],
-    ['CI 77491', 'CI 77491'], ['C12-15 ALKYL BENZOATE', 'C12-15 Alkyl Benzoate'], ['TEA-LAURYL SULFATE', 'TEA-Lauryl Sulfate'],
-    ['1,2-HEXANEDIOL', '1,2-Hexanediol'], ['SH-OLIGOPEPTIDE-1', 'sh-Oligopeptide-1'], ['P-PHENYLENEDIAMINE', 'p-Phenylenediamine'],
-    ['ACRYLATES/C10-30 ALKYL ACRYLATE CROSSPOLYMER', 'Acrylates/C10-30 Alkyl Acrylate Crosspolymer'], ['VP/VA COPOLYMER', 'VP/VA Copolymer'],
-    ['PYRIDOXINE HCL', 'Pyridoxine HCl'], ['ALCOHOL DENAT.', 'Alcohol Denat.'], ['ZINC PCA', 'Zinc PCA'], ['O-CYMEN-5-OL', 'o-Cymen-5-ol'],
+    ['GLYCERIN', 'Glycerin'],
+    ['SODIUM LAURETH SULFATE', 'Sodium Laureth Sulfate'],
+    ['PEG-40 HYDROGENATED CASTOR OIL', 'PEG-40 Hydrogenated Castor Oil'],
+    ['CI 77491', 'CI 77491'],
+    ['C12-15 ALKYL BENZOATE', 'C12-15 Alkyl Benzoate'],
+    ['TEA-LAURYL SULFATE', 'TEA-Lauryl Sulfate'],
+    ['1,2-HEXANEDIOL', '1,2-Hexanediol'],
+    ['SH-OLIGOPEPTIDE-1', 'sh-Oligopeptide-1'],
+    ['P-PHENYLENEDIAMINE', 'p-Phenylenediamine'],
+    ['ACRYLATES/C10-30 ALKYL ACRYLATE CROSSPOLYMER', 'Acrylates/C10-30 Alkyl Acrylate Crosspolymer'],
+    ['VP/VA COPOLYMER', 'VP/VA Copolymer'],
+    ['PYRIDOXINE HCL', 'Pyridoxine HCl'],
+    ['ALCOHOL DENAT.', 'Alcohol Denat.'],
+    ['ZINC PCA', 'Zinc PCA'],
+    ['O-CYMEN-5-OL', 'o-Cymen-5-ol'],
   ];
   for (const [inci, label] of cases) assert.equal(labelCase(inci), label, inci);
 });
 
 test('lists split on commas outside parentheses and not inside locants like 1,2- or 1, 2-', () => {
-  assert.deepEqual(splitList('Water, Iron Oxides (CI 77491, CI 77492), 1,2-Hexanediol, 1, 2-Hexanediol'),
-    ['Water', ' Iron Oxides (CI 77491, CI 77492)', ' 1,2-Hexanediol', ' 1, 2-Hexanediol']);
+  assert.deepEqual(splitList('Water, Iron Oxides (CI 77491, CI 77492), 1,2-Hexanediol, 1, 2-Hexanediol'), [
+    'Water',
+    ' Iron Oxides (CI 77491, CI 77492)',
+    ' 1,2-Hexanediol',
+    ' 1, 2-Hexanediol',
+  ]);
 });
 
 test('the list paragraph is taken after marketing lines, and junk cells give no entries', () => {
-  const text = '-Key Ingredient: does things, well, truly.\n\nWater/Aqua/Eau, Glycerin, Dimethicone, Fragrance.\n\nPlease be aware that ingredient lists may change or vary from time to time.';
+  const text =
+    '-Key Ingredient: does things, well, truly.\n\nWater/Aqua/Eau, Glycerin, Dimethicone, Fragrance.\n\nPlease be aware that ingredient lists may change or vary from time to time.';
   assert.deepEqual(labelEntries(listParagraph(text)), ['Water/Aqua/Eau', 'Glycerin', 'Dimethicone', 'Fragrance']);
   assert.deepEqual(labelEntries('No Info'), []);
   assert.deepEqual(labelEntries('Visit the Dior boutique'), []);
-  assert.deepEqual(labelEntries('Aqua, Glycerin*, Tocopherol. *Certified Organic Ingredient'), ['Aqua', 'Glycerin', 'Tocopherol']);
+  assert.deepEqual(labelEntries('Aqua, Glycerin*, Tocopherol. *Certified Organic Ingredient'), [
+    'Aqua',
+    'Glycerin',
+    'Tocopherol',
+  ]);
 });
 
 test('joins use the curated aliases, parenthetical names, CI numbers, slash parts and inline common names', () => {
-  const j = new Joiner(['AQUA', 'WATER', 'PARFUM', 'SESAMUM INDICUM SEED OIL', 'CI 77491', 'COCOS NUCIFERA OIL', 'ALCOHOL DENAT.', 'SODIUM LAURYL SULFATE', 'BUTYROSPERMUM PARKII BUTTER', 'CITRUS LIMON PEEL OIL']);
+  const j = new Joiner([
+    'AQUA',
+    'WATER',
+    'PARFUM',
+    'SESAMUM INDICUM SEED OIL',
+    'CI 77491',
+    'COCOS NUCIFERA OIL',
+    'ALCOHOL DENAT.',
+    'SODIUM LAURYL SULFATE',
+    'BUTYROSPERMUM PARKII BUTTER',
+    'CITRUS LIMON PEEL OIL',
+  ]);
   const expect: [string, string | null][] = [
-    ['Water/Aqua/Eau', 'AQUA'], ['Water', 'AQUA'], ['Fragrance (Parfum)', 'PARFUM'], ['Fragrance', 'PARFUM'],
-    ['Sesamum Indicum (Sesame) Seed Oil', 'SESAMUM INDICUM SEED OIL'], ['Iron Oxides (CI 77491, CI 77492)', 'CI 77491'],
-    ['cocos nucifera coconut oil', 'COCOS NUCIFERA OIL'], ['Alcohol Denat', 'ALCOHOL DENAT.'], ['Sodium Lauryl Sulphate', 'SODIUM LAURYL SULFATE'],
-    ['Butyrospermum Parkii (Shea Butter)', 'BUTYROSPERMUM PARKII BUTTER'], ['Citrus Medica Limonum (Lemon) Peel Oil', 'CITRUS LIMON PEEL OIL'],
+    ['Water/Aqua/Eau', 'AQUA'],
+    ['Water', 'AQUA'],
+    ['Fragrance (Parfum)', 'PARFUM'],
+    ['Fragrance', 'PARFUM'],
+    ['Sesamum Indicum (Sesame) Seed Oil', 'SESAMUM INDICUM SEED OIL'],
+    ['Iron Oxides (CI 77491, CI 77492)', 'CI 77491'],
+    ['cocos nucifera coconut oil', 'COCOS NUCIFERA OIL'],
+    ['Alcohol Denat', 'ALCOHOL DENAT.'],
+    ['Sodium Lauryl Sulphate', 'SODIUM LAURYL SULFATE'],
+    ['Butyrospermum Parkii (Shea Butter)', 'BUTYROSPERMUM PARKII BUTTER'],
+    ['Citrus Medica Limonum (Lemon) Peel Oil', 'CITRUS LIMON PEEL OIL'],
     ['Unobtainium Extract', null],
   ];
   for (const [label, inci] of expect) assert.equal(j.match(label), inci, label);
@@ -59,7 +100,10 @@ test('joins use the curated aliases, parenthetical names, CI numbers, slash part
 });
 
 test('free-from tags follow the documented rules and precedence', () => {
-  const lists = { curls: new Map([['sulfates', new Set(['SODIUM COCO-SULFATE'])]]), allergens: new Set(['LINALOOL', 'BENZYL ALCOHOL']) };
+  const lists = {
+    curls: new Map([['sulfates', new Set(['SODIUM COCO-SULFATE'])]]),
+    allergens: new Set(['LINALOOL', 'BENZYL ALCOHOL']),
+  };
   const tag = (n: string, f: string[] = []) => freeFromTag(n, f, lists);
   assert.equal(tag('METHYLPARABEN', ['PRESERVATIVE']), 'parabens');
   assert.equal(tag('SODIUM LAURETH SULFATE', ['SURFACTANT - CLEANSING']), 'sulfates');
@@ -88,12 +132,18 @@ test('registry numbers drop the dash placeholders and IUPAC names come only from
   assert.equal(registryNumbers(['63148-62-9 / 9006-65-9 / 9016-00-6']), '63148-62-9, 9006-65-9, 9016-00-6');
   assert.equal(registryNumbers(['- / - / - /']), null);
   assert.equal(iupacName('3-Pyridinecarboxamide', 'NIACINAMIDE'), '3-Pyridinecarboxamide');
-  assert.equal(iupacName('Cyperus Esculentus Root Oil is the fixed oil obtained from the tubers', 'CYPERUS ESCULENTUS ROOT OIL'), null);
+  assert.equal(
+    iupacName('Cyperus Esculentus Root Oil is the fixed oil obtained from the tubers', 'CYPERUS ESCULENTUS ROOT OIL'),
+    null,
+  );
   assert.equal(iupacName('Dimethicone', 'DIMETHICONE'), null);
 });
 
 test('functions map to the lower-case vocabulary without duplicates', () => {
-  assert.deepEqual(mapFunctions(['FRAGRANCE', 'PERFUMING', 'SKIN CONDITIONING - EMOLLIENT', 'NOT REPORTED']), ['fragrance', 'emollient']);
+  assert.deepEqual(mapFunctions(['FRAGRANCE', 'PERFUMING', 'SKIN CONDITIONING - EMOLLIENT', 'NOT REPORTED']), [
+    'fragrance',
+    'emollient',
+  ]);
   for (const v of VOCABULARY) assert.equal(v, v.toLowerCase());
 });
 
@@ -111,7 +161,10 @@ test('barcodes are valid restricted-circulation GTINs, unique after removing lea
       const k = gtinKey(c);
       assert.ok(!keys.has(k), `duplicate ${c}`);
       keys.add(k);
-      if (c.startsWith('0')) { short++; assert.equal(k.length, 8); }
+      if (c.startsWith('0')) {
+        short++;
+        assert.equal(k.length, 8);
+      }
     }
     assert.ok(gtinKey(codes[0]).startsWith('2'));
   }
@@ -119,6 +172,9 @@ test('barcodes are valid restricted-circulation GTINs, unique after removing lea
 });
 
 test('uuid v5 matches the RFC 4122 example and is stable', () => {
-  assert.equal(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  assert.equal(
+    uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'),
+    '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+  );
   assert.equal(uuidV5('x'), uuidV5('x'));
 });

@@ -14,7 +14,20 @@ import { gtinKey, isUuid, words } from '../src/shared/text';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../src/source/records';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'catalogue.js');
-const ING_FIELDS = ['id', 'name', 'rating', 'irritancy', 'comedogenicity', 'functions', 'cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names', 'category'];
+const ING_FIELDS = [
+  'id',
+  'name',
+  'rating',
+  'irritancy',
+  'comedogenicity',
+  'functions',
+  'cas_number',
+  'ec_number',
+  'ph_eur_name',
+  'iupac_name',
+  'other_names',
+  'category',
+];
 const PROD_FIELDS = ['id', 'brand', 'name', 'category', 'origin', 'image_url', 'barcodes', 'ingredients'];
 const ENTRY_FIELDS = ['id', 'label_name', 'concentration'];
 
@@ -23,7 +36,11 @@ let ingredients: any[];
 let products: any[];
 
 function readJsonl(file: string): any[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
 }
 
 before(async () => {
@@ -77,7 +94,8 @@ test('ingredient lines have exactly the spec fields, valid values, unique ids an
     }
     assert.ok(Array.isArray(ing.functions) && new Set(ing.functions).size === ing.functions.length);
     for (const f of ing.functions) assert.ok(typeof f === 'string' && f !== '');
-    for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names']) assert.ok(ing[k] === null || (typeof ing[k] === 'string' && ing[k] !== ''));
+    for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names'])
+      assert.ok(ing[k] === null || (typeof ing[k] === 'string' && ing[k] !== ''));
     assert.ok(ing.category === null || (INGREDIENT_CATEGORIES as readonly string[]).includes(ing.category));
   }
 });
@@ -98,7 +116,10 @@ test('product lines have the spec fields, known ingredient ids, and barcodes uni
       assert.ok(!codes.has(gtinKey(code)), `barcode ${code} collides`);
       codes.add(gtinKey(code));
     }
-    assert.ok(p.ingredients.length === 0 || (p.ingredients.length >= 15 && p.ingredients.length <= 40), `${p.ingredients.length} ingredients`);
+    assert.ok(
+      p.ingredients.length === 0 || (p.ingredients.length >= 15 && p.ingredients.length <= 40),
+      `${p.ingredients.length} ingredients`,
+    );
     assert.equal(new Set(p.ingredients.map((e: any) => e.id)).size, p.ingredients.length);
     for (const e of p.ingredients) {
       assert.deepEqual(Object.keys(e), ENTRY_FIELDS);
@@ -122,28 +143,80 @@ function share(items: any[], pred: (x: any) => boolean): number {
 }
 
 function near(actual: number, target: number, tolerance: number, what: string): void {
-  assert.ok(Math.abs(actual - target) <= tolerance, `${what}: ${actual.toFixed(4)} not within ${tolerance} of ${target}`);
+  assert.ok(
+    Math.abs(actual - target) <= tolerance,
+    `${what}: ${actual.toFixed(4)} not within ${tolerance} of ${target}`,
+  );
 }
 
 test('ingredient null rates follow api-spec part 2', () => {
-  near(share(ingredients, (i) => i.rating === null), 0.975, 0.008, 'rating null');
-  near(share(ingredients, (i) => i.irritancy === null), 0.99, 0.005, 'irritancy null');
-  near(share(ingredients, (i) => i.comedogenicity === null), 0.99, 0.005, 'comedogenicity null');
-  near(share(ingredients, (i) => i.functions.length === 0), 0.51, 0.03, 'functions empty');
-  near(share(ingredients, (i) => i.category === null), 0.975, 0.003, 'category null');
-  for (const k of ['cas_number', 'ec_number', 'other_names']) assert.ok(share(ingredients, (i) => i[k] !== null) > 0.05, `${k} mostly filled`);
-  for (const c of INGREDIENT_CATEGORIES) assert.ok(ingredients.some((i) => i.category === c), `no ${c} ingredient`);
+  near(
+    share(ingredients, (i) => i.rating === null),
+    0.975,
+    0.008,
+    'rating null',
+  );
+  near(
+    share(ingredients, (i) => i.irritancy === null),
+    0.99,
+    0.005,
+    'irritancy null',
+  );
+  near(
+    share(ingredients, (i) => i.comedogenicity === null),
+    0.99,
+    0.005,
+    'comedogenicity null',
+  );
+  near(
+    share(ingredients, (i) => i.functions.length === 0),
+    0.51,
+    0.03,
+    'functions empty',
+  );
+  near(
+    share(ingredients, (i) => i.category === null),
+    0.975,
+    0.003,
+    'category null',
+  );
+  for (const k of ['cas_number', 'ec_number', 'other_names'])
+    assert.ok(share(ingredients, (i) => i[k] !== null) > 0.05, `${k} mostly filled`);
+  for (const c of INGREDIENT_CATEGORIES)
+    assert.ok(
+      ingredients.some((i) => i.category === c),
+      `no ${c} ingredient`,
+    );
 });
 
 test('product null rates, free-from flag rates and list lengths are near their targets', () => {
-  near(share(products, (p) => p.category === null), 0.025, 0.01, 'category null');
-  near(share(products, (p) => p.origin === null), 0.53, 0.03, 'origin null');
+  near(
+    share(products, (p) => p.category === null),
+    0.025,
+    0.01,
+    'category null',
+  );
+  near(
+    share(products, (p) => p.origin === null),
+    0.53,
+    0.03,
+    'origin null',
+  );
   const entries = products.flatMap((p) => p.ingredients);
-  near(share(entries, (e) => e.concentration === null), 0.997, 0.0015, 'concentration null');
+  near(
+    share(entries, (e) => e.concentration === null),
+    0.997,
+    0.0015,
+    'concentration null',
+  );
   const tagOf = new Map(ingredients.map((i) => [i.id, i.category]));
   const flag = (c: string) => share(products, (p) => p.ingredients.some((e: any) => tagOf.get(e.id) === c));
   const expected: Record<string, [number, number]> = {
-    fragrance: [0.4, 0.6], silicones: [0.25, 0.45], drying_alcohol: [0.1, 0.22], sulfates: [0.06, 0.15], parabens: [0.04, 0.1],
+    fragrance: [0.4, 0.6],
+    silicones: [0.25, 0.45],
+    drying_alcohol: [0.1, 0.22],
+    sulfates: [0.06, 0.15],
+    parabens: [0.04, 0.1],
   };
   for (const [c, [lo, hi]] of Object.entries(expected)) {
     const f = flag(c);
@@ -162,18 +235,25 @@ test('ingredient popularity is skewed: water and glycerin nearly everywhere, mos
   assert.ok(byName.get('Glycerin')! / products.length > 0.55);
   const counts = ingredients.map((i) => uses.get(i.id) ?? 0).sort((a, b) => a - b);
   assert.ok(counts[counts.length >> 1] <= products.length * 0.005, 'median ingredient is rare');
-  assert.equal(products.filter((p) => p.ingredients.length && p.ingredients[0].id === ingredients[0].id).length,
-    products.filter((p) => p.ingredients.some((e: any) => e.id === ingredients[0].id)).length, 'water is listed first');
+  assert.equal(
+    products.filter((p) => p.ingredients.length && p.ingredients[0].id === ingredients[0].id).length,
+    products.filter((p) => p.ingredients.some((e: any) => e.id === ingredients[0].id)).length,
+    'water is listed first',
+  );
 });
 
 test('product and brand vocabularies have realistic word frequencies and some accented brands', () => {
   const freq = new Map<string, number>();
-  for (const p of products) for (const w of new Set(words(`${p.brand ?? ''} ${p.name ?? ''}`))) freq.set(w, (freq.get(w) ?? 0) + 1);
+  for (const p of products)
+    for (const w of new Set(words(`${p.brand ?? ''} ${p.name ?? ''}`))) freq.set(w, (freq.get(w) ?? 0) + 1);
   assert.ok(freq.get('cream')! > products.length * 0.1, 'cream is a very common word');
   assert.ok(freq.get('hydrating')! > products.length * 0.04, 'hydrating is a common word');
   const rare = [...freq.values()].filter((n) => n <= 3).length;
   assert.ok(rare > freq.size / 4, 'many words are rare');
-  assert.ok(products.some((p) => p.brand && /[\u0080-\uffff]/.test(p.brand)), 'some brand has an accent');
+  assert.ok(
+    products.some((p) => p.brand && /[\u0080-\uffff]/.test(p.brand)),
+    'some brand has an accent',
+  );
   const brands = new Map<string, number>();
   for (const p of products) if (p.brand) brands.set(p.brand, (brands.get(p.brand) ?? 0) + 1);
   const sizes = [...brands.values()].sort((a, b) => b - a);
@@ -190,16 +270,26 @@ test('a generated source builds into a catalogue', async () => {
 
 test('the generate command writes a source that the build command accepts', () => {
   const dir = path.join(tmp, 'cli');
-  const out = execFileSync(process.execPath, [BIN, 'generate', '--out', dir, '--products', '200', '--ingredients', '300', '--seed', 'cli', '--gzip'], { encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [BIN, 'generate', '--out', dir, '--products', '200', '--ingredients', '300', '--seed', 'cli', '--gzip'],
+    { encoding: 'utf8' },
+  );
   assert.match(out, /wrote 300 ingredients .* and 200 products .* in [0-9.]+ s/);
   assert.ok(fs.existsSync(path.join(dir, 'products.jsonl.gz')));
-  execFileSync(process.execPath, [BIN, 'build', '--source', dir, '--out', path.join(tmp, 'cli.db')], { encoding: 'utf8' });
+  execFileSync(process.execPath, [BIN, 'build', '--source', dir, '--out', path.join(tmp, 'cli.db')], {
+    encoding: 'utf8',
+  });
   assert.ok(fs.statSync(path.join(tmp, 'cli.db')).size > 0);
 });
 
 test('the generate command rejects a non-numeric size with a one-line reason', () => {
   assert.throws(
-    () => execFileSync(process.execPath, [BIN, 'generate', '--out', path.join(tmp, 'bad'), '--products', 'lots'], { encoding: 'utf8', stdio: 'pipe' }),
+    () =>
+      execFileSync(process.execPath, [BIN, 'generate', '--out', path.join(tmp, 'bad'), '--products', 'lots'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      }),
     (err: any) => err.status === 1 && /catalogue: --products must be a non-negative integer/.test(err.stderr),
   );
 });

@@ -93,7 +93,8 @@ export class AccessAdmin {
       const row = byKey.get(k.id);
       if (row === undefined) continue;
       const plan = this.plans.get(k.plan);
-      if (plan === undefined) throw new Error(`key ${k.id} is on plan "${k.plan}", unknown here (pass the deployment's --plans file)`);
+      if (plan === undefined)
+        throw new Error(`key ${k.id} is on plan "${k.plan}", unknown here (pass the deployment's --plans file)`);
       const included = Math.min(row.calls, plan.monthlyIncluded ?? row.calls);
       const figures = { calls: row.calls, included, overage: row.calls - included, refused: row.refused };
       keys.push({ id: k.id, account: k.account, plan: k.plan, ...figures });

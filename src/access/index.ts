@@ -49,13 +49,20 @@ async function openBackend(spec: string | undefined, purpose: 'serve' | 'admin',
     return RedisBackend.open(s, purpose, timeoutMs);
   }
   const shown = s.replace(/\/\/[^@/]*@/, '//…@'); // never echo a password
-  throw new Error(`access store must be sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster://, not "${shown}"`);
+  throw new Error(
+    `access store must be sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster://, not "${shown}"`,
+  );
 }
 
 /** The access control a server uses; the store may be down when this is called. */
 export async function openAccess(spec: string | undefined, opts: AccessOptions = {}): Promise<MeteredAccess> {
   const plans = loadPlans(opts.plansFile);
-  const access = new MeteredAccess(await openBackend(spec, 'serve', opts.timeoutMs ?? SERVE_TIMEOUT_MS), plans, opts.clock ?? systemClock, opts.onStoreError);
+  const access = new MeteredAccess(
+    await openBackend(spec, 'serve', opts.timeoutMs ?? SERVE_TIMEOUT_MS),
+    plans,
+    opts.clock ?? systemClock,
+    opts.onStoreError,
+  );
   await access.refresh().catch(() => {});
   return access;
 }
@@ -63,5 +70,9 @@ export async function openAccess(spec: string | undefined, opts: AccessOptions =
 /** Operator operations (the keys and usage commands); fails when the store cannot be reached. */
 export async function openAdmin(spec: string | undefined, opts: AccessOptions = {}): Promise<AccessAdmin> {
   const plans = loadPlans(opts.plansFile);
-  return new AccessAdmin(await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS), plans, opts.clock ?? systemClock);
+  return new AccessAdmin(
+    await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS),
+    plans,
+    opts.clock ?? systemClock,
+  );
 }

@@ -5,7 +5,14 @@ import { readFileSync } from 'node:fs';
 import type { Plan } from './types';
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
-  { name: 'trial', trial: { requests: 100, days: 14 }, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: 5, barcode: true },
+  {
+    name: 'trial',
+    trial: { requests: 100, days: 14 },
+    monthlyIncluded: null,
+    monthlyCeiling: null,
+    ratePerSecond: 5,
+    barcode: true,
+  },
   { name: 'sandbox', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: 5, barcode: false },
   { name: 'starter', trial: null, monthlyIncluded: 10_000, monthlyCeiling: 50_000, ratePerSecond: 50, barcode: false },
   { name: 'pro', trial: null, monthlyIncluded: 100_000, monthlyCeiling: 500_000, ratePerSecond: 200, barcode: true },
@@ -50,9 +57,11 @@ export function parsePlans(doc: unknown, where: string): Plan[] {
 function parsePlan(v: unknown, where: string): Plan {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${where}: must be an object`);
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!FIELDS.includes(k)) throw new Error(`${where}: unknown field "${k}" (fields: ${FIELDS.join(', ')})`);
+  for (const k of Object.keys(o))
+    if (!FIELDS.includes(k)) throw new Error(`${where}: unknown field "${k}" (fields: ${FIELDS.join(', ')})`);
   for (const k of FIELDS) if (!(k in o)) throw new Error(`${where}: field "${k}" is missing`);
-  if (typeof o.name !== 'string' || !NAME.test(o.name)) throw new Error(`${where}: name must be 1 to 64 letters, digits, '.', '_' or '-'`);
+  if (typeof o.name !== 'string' || !NAME.test(o.name))
+    throw new Error(`${where}: name must be 1 to 64 letters, digits, '.', '_' or '-'`);
   const at = `${where} ("${o.name}")`;
   let trial: Plan['trial'] = null;
   if (o.trial !== null) {

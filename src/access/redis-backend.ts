@@ -149,7 +149,14 @@ export class RedisBackend implements Backend {
       if (err) throw err;
       const f = h as Record<string, string>;
       if (f.hash === undefined) continue;
-      keys.push({ id: ids[i], hash: f.hash, account: f.account, plan: f.plan, disabled: f.disabled === '1', createdAt: Number(f.createdAt) });
+      keys.push({
+        id: ids[i],
+        hash: f.hash,
+        account: f.account,
+        plan: f.plan,
+        disabled: f.disabled === '1',
+        createdAt: Number(f.createdAt),
+      });
     }
     return keys;
   }
@@ -206,7 +213,17 @@ export class RedisBackend implements Backend {
 
   async createKey(k: KeyRecord): Promise<void> {
     const { acctPrefix, keySet, version } = this.k;
-    await this.r.createKey(acctPrefix + k.account, this.k.key(k.id), keySet, version, k.createdAt, k.hash, k.account, k.plan, k.id);
+    await this.r.createKey(
+      acctPrefix + k.account,
+      this.k.key(k.id),
+      keySet,
+      version,
+      k.createdAt,
+      k.hash,
+      k.account,
+      k.plan,
+      k.id,
+    );
     this.accounts.set(k.id, k.account);
   }
 
@@ -215,7 +232,9 @@ export class RedisBackend implements Backend {
   }
 
   async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
-    return (await this.r.setPaymentRequired(this.k.key(keyId), this.k.version, this.k.acctPrefix, on ? '1' : '0')) === 1;
+    return (
+      (await this.r.setPaymentRequired(this.k.key(keyId), this.k.version, this.k.acctPrefix, on ? '1' : '0')) === 1
+    );
   }
 
   async usage(month: string): Promise<UsageRow[]> {

@@ -37,9 +37,10 @@ function prepare(db: Database.Database) {
   return {
     version: db.prepare<[], number>(`SELECT v FROM meta WHERE k = 'version'`).pluck(),
     bump: db.prepare(`UPDATE meta SET v = v + 1 WHERE k = 'version'`),
-    keys: db.prepare<[], { id: string; hash: string; account: string; plan: string; disabled: number; created_at: number }>(
-      `SELECT id, hash, account, plan, disabled, created_at FROM keys`,
-    ),
+    keys: db.prepare<
+      [],
+      { id: string; hash: string; account: string; plan: string; disabled: number; created_at: number }
+    >(`SELECT id, hash, account, plan, disabled, created_at FROM keys`),
     accounts: db.prepare<[], { name: string; payment_required: number; first_key_at: number }>(
       `SELECT name, payment_required, first_key_at FROM accounts`,
     ),
@@ -73,7 +74,9 @@ function prepare(db: Database.Database) {
     payment: db.prepare<[number, string]>(
       `UPDATE accounts SET payment_required = ? WHERE name = (SELECT account FROM keys WHERE id = ?)`,
     ),
-    usage: db.prepare<[string], UsageRow>(`SELECT key_id AS keyId, calls, refused FROM usage WHERE month = ? ORDER BY key_id`),
+    usage: db.prepare<[string], UsageRow>(
+      `SELECT key_id AS keyId, calls, refused FROM usage WHERE month = ? ORDER BY key_id`,
+    ),
   };
 }
 
@@ -187,12 +190,19 @@ export class SqliteBackend implements Backend {
     const s = this.s;
     return this.db.transaction(() => ({
       version: s.version.get()!,
-      keys: s.keys.all().map(
-        (k): KeyRecord => ({ id: k.id, hash: k.hash, account: k.account, plan: k.plan, disabled: k.disabled !== 0, createdAt: k.created_at }),
-      ),
-      accounts: s.accounts.all().map(
-        (a): AccountRecord => ({ name: a.name, paymentRequired: a.payment_required !== 0, firstKeyAt: a.first_key_at }),
-      ),
+      keys: s.keys.all().map((k): KeyRecord => ({
+        id: k.id,
+        hash: k.hash,
+        account: k.account,
+        plan: k.plan,
+        disabled: k.disabled !== 0,
+        createdAt: k.created_at,
+      })),
+      accounts: s.accounts.all().map((a): AccountRecord => ({
+        name: a.name,
+        paymentRequired: a.payment_required !== 0,
+        firstKeyAt: a.first_key_at,
+      })),
     }))();
   }
 
@@ -211,7 +221,8 @@ export class SqliteBackend implements Backend {
         left = r.trialLimit - (s.trialUsed.get(r.account) ?? 0) - r.units;
         if (left < 0) return refuse(s, r, 'trial');
       }
-      if (r.ceiling !== null && (s.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling) return refuse(s, r, 'ceiling');
+      if (r.ceiling !== null && (s.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling)
+        return refuse(s, r, 'ceiling');
       s.addCalls.run(r.keyId, r.month, r.units);
       if (r.trialLimit !== null) s.addTrial.run(r.account, r.units);
       return left;
@@ -221,11 +232,13 @@ export class SqliteBackend implements Backend {
   async createKey(k: KeyRecord): Promise<void> {
     await this.attempt(() => {
       const s = this.s;
-      this.db.transaction(() => {
-        s.addAccount.run(k.account, k.createdAt);
-        s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
-        s.bump.run();
-      }).immediate();
+      this.db
+        .transaction(() => {
+          s.addAccount.run(k.account, k.createdAt);
+          s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
+          s.bump.run();
+        })
+        .immediate();
     });
   }
 
@@ -241,11 +254,13 @@ export class SqliteBackend implements Backend {
   private changed(change: (s: Statements) => number): Promise<boolean> {
     return this.attempt(() => {
       const s = this.s;
-      return this.db.transaction(() => {
-        if (change(s) === 0) return false;
-        s.bump.run();
-        return true;
-      }).immediate();
+      return this.db
+        .transaction(() => {
+          if (change(s) === 0) return false;
+          s.bump.run();
+          return true;
+        })
+        .immediate();
     });
   }
 

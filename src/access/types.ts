@@ -48,4 +48,3 @@ export interface AccessControl {
   charge(grant: Grant, units: number): Promise<Charge>;
   close(): Promise<void>;
 }
-

@@ -21,14 +21,25 @@ export interface BuildOptions {
   onProgress?: (p: BuildProgress) => void;
 }
 
-export interface BuildProgress { phase: 'ingredients' | 'products'; lines: number; records: number }
+export interface BuildProgress {
+  phase: 'ingredients' | 'products';
+  lines: number;
+  records: number;
+}
 
-export interface BuildSummary { products: number; ingredients: number; barcodes: number; builtAt: string; ms: number }
+export interface BuildSummary {
+  products: number;
+  ingredients: number;
+  barcodes: number;
+  builtAt: string;
+  ms: number;
+}
 
 export async function buildCatalogue(opts: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   const builtAt = opts.builtAt ?? new Date().toISOString().slice(0, 10);
-  if (!isDate(builtAt)) throw new Error(`built-at ${JSON.stringify(builtAt)} is not a real date in the form YYYY-MM-DD`);
+  if (!isDate(builtAt))
+    throw new Error(`built-at ${JSON.stringify(builtAt)} is not a real date in the form YYYY-MM-DD`);
   const log = new ErrorLog();
   const ingredientsFile = locate(opts.sourceDir, 'ingredients.jsonl', log);
   const productsFile = locate(opts.sourceDir, 'products.jsonl', log);
@@ -37,10 +48,12 @@ export async function buildCatalogue(opts: BuildOptions): Promise<BuildSummary> 
   const out = CatalogueWriter.open(opts.outFile);
   try {
     const dict = await readSource(ingredientsFile!, log, (file) =>
-      readIngredients(file, log, out, (lines, records) => progress({ phase: 'ingredients', lines, records })));
+      readIngredients(file, log, out, (lines, records) => progress({ phase: 'ingredients', lines, records })),
+    );
     if (dict === undefined) log.throwIfAny(); // products cannot be checked without the dictionary
     const counts = await readSource(productsFile!, log, (file) =>
-      readProducts(file, dict!, log, out, (lines, records) => progress({ phase: 'products', lines, records })));
+      readProducts(file, dict!, log, out, (lines, records) => progress({ phase: 'products', lines, records })),
+    );
     if (counts?.products === 0 && !opts.allowEmpty) {
       log.add(`${productsFile}:1: no products: an empty catalogue is refused (build with --allow-empty to allow it)`);
     }

@@ -2,9 +2,7 @@
 // unique id and unique name ignoring case); valid lines are rendered and written, in
 // line order, while the file holds no error; the dictionary that products need
 // (id -> ord, ord -> free-from category and record) is returned either way.
-import {
-  renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER,
-} from '../catalogue/format';
+import { renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER } from '../catalogue/format';
 import type { IngredientCategory, SourceIngredient } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
@@ -30,7 +28,10 @@ export interface Dictionary {
 export type LineProgress = (lines: number, records: number) => void;
 
 export async function readIngredients(
-  file: string, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
+  file: string,
+  log: ErrorLog,
+  out: CatalogueWriter,
+  progress: LineProgress,
 ): Promise<Dictionary> {
   const dict: Dictionary = { ordById: new Map(), category: [], record: [], count: 0, labels: new LabelKeysBuilder() };
   const idLine = new Map<string, number>();
@@ -56,7 +57,9 @@ export async function readIngredients(
       const key = o.name.toLowerCase();
       const earlier = nameLine.get(key);
       if (earlier !== undefined) {
-        report(`name ${show(o.name)} duplicates the name ${show(earlier.name)} on line ${earlier.line} (names are compared ignoring case)`);
+        report(
+          `name ${show(o.name)} duplicates the name ${show(earlier.name)} on line ${earlier.line} (names are compared ignoring case)`,
+        );
       } else nameLine.set(key, { line, name: o.name });
     }
     if (ok && log.total === 0) {

@@ -15,11 +15,19 @@ export class CatalogueWriter {
   private summaryBytes = 0;
   private searchItemBytes = 0;
   private readonly stmt: {
-    meta: Database.Statement; ingredient: Database.Statement; product: Database.Statement;
-    barcode: Database.Statement; postings: Database.Statement; term: Database.Statement; labelKey: Database.Statement;
+    meta: Database.Statement;
+    ingredient: Database.Statement;
+    product: Database.Statement;
+    barcode: Database.Statement;
+    postings: Database.Statement;
+    term: Database.Statement;
+    labelKey: Database.Statement;
   };
 
-  private constructor(readonly outFile: string, private readonly tmp: string) {
+  private constructor(
+    readonly outFile: string,
+    private readonly tmp: string,
+  ) {
     process.on('exit', this.removeOnExit);
     try {
       this.db = new Database(tmp);
@@ -33,10 +41,12 @@ export class CatalogueWriter {
       this.stmt = {
         meta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)'),
         ingredient: this.db.prepare(
-          'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)'),
+          'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)',
+        ),
         product: this.db.prepare(
           'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, payload) ' +
-          'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @payload)'),
+            'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @payload)',
+        ),
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
         postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
         term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),
@@ -58,7 +68,9 @@ export class CatalogueWriter {
     return new CatalogueWriter(outFile, tmp);
   }
 
-  meta(key: string, value: string): void { this.stmt.meta.run(key, value); }
+  meta(key: string, value: string): void {
+    this.stmt.meta.run(key, value);
+  }
   ingredient(row: IngredientRow): void {
     this.stmt.ingredient.run(row);
     this.searchItemBytes += Buffer.byteLength(row.search_item);
@@ -67,8 +79,12 @@ export class CatalogueWriter {
     this.stmt.product.run(row);
     this.summaryBytes += Buffer.byteLength(row.summary);
   }
-  barcode(gtin: string, productOrd: number): void { this.stmt.barcode.run(gtin, productOrd); }
-  postings(ingredientOrd: number, postings: Buffer): void { this.stmt.postings.run(ingredientOrd, postings); }
+  barcode(gtin: string, productOrd: number): void {
+    this.stmt.barcode.run(gtin, productOrd);
+  }
+  postings(ingredientOrd: number, postings: Buffer): void {
+    this.stmt.postings.run(ingredientOrd, postings);
+  }
   terms(kind: number, entries: Iterable<[string, Buffer]>): void {
     for (const [term, postings] of entries) this.stmt.term.run(kind, term, postings);
   }

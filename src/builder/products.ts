@@ -4,9 +4,7 @@
 // both products); while the source holds no error, each product is rendered and
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index.
-import {
-  encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT,
-} from '../catalogue/format';
+import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
 import type { SourceProduct } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
@@ -15,12 +13,23 @@ import type { CatalogueWriter } from './output';
 import { readLines } from './source';
 import { checkProduct, parseLine, show } from './validate';
 
-export interface ProductCounts { products: number; barcodes: number }
+export interface ProductCounts {
+  products: number;
+  barcodes: number;
+}
 
-interface BarcodeOwner { line: number; id: string; code: string }
+interface BarcodeOwner {
+  line: number;
+  id: string;
+  code: string;
+}
 
 export async function readProducts(
-  file: string, dict: Dictionary, log: ErrorLog, out: CatalogueWriter, progress: LineProgress,
+  file: string,
+  dict: Dictionary,
+  log: ErrorLog,
+  out: CatalogueWriter,
+  progress: LineProgress,
 ): Promise<ProductCounts> {
   const idLine = new Map<string, number>();
   const owners = new Map<string, BarcodeOwner>();
@@ -28,7 +37,11 @@ export async function readProducts(
   const terms = new TermIndexBuilder();
   const known = (id: string) => dict.ordById.has(id);
   const ingredientOrd = (id: string) => dict.ordById.get(id)!;
-  const rendered = { ord: ingredientOrd, category: (o: number) => dict.category[o], record: (o: number) => dict.record[o] };
+  const rendered = {
+    ord: ingredientOrd,
+    category: (o: number) => dict.category[o],
+    record: (o: number) => dict.record[o],
+  };
   let ord = 0;
   let barcodes = 0;
   for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
@@ -53,8 +66,10 @@ export async function readProducts(
         const owner = owners.get(key);
         if (owner === undefined) owners.set(key, { line, id: who, code });
         else if (owner.line !== line) {
-          report(`barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
-            `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`);
+          report(
+            `barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
+              `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`,
+          );
         }
       });
     }

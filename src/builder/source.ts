@@ -9,7 +9,10 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { ErrorLog } from './errors';
 
-export interface SourceLine { line: number; text: string }
+export interface SourceLine {
+  line: number;
+  text: string;
+}
 
 /** The path of NAME or NAME.gz in dir, or null after logging why neither (or both) will do. */
 export function locate(dir: string, name: string, log: ErrorLog): string | null {
@@ -40,11 +43,17 @@ function isFile(p: string): boolean {
 export const MAX_LINE_BYTES = 1 << 20;
 
 /** A line that cannot be a record: invalid UTF-8 or longer than MAX_LINE_BYTES. */
-export interface BadLine { line: number; problem: string }
+export interface BadLine {
+  line: number;
+  problem: string;
+}
 
 /** A read failure (I/O, truncated or corrupt gzip, vanished file) at a known line. */
 export class SourceReadError extends Error {
-  constructor(readonly line: number, readonly cause: NodeJS.ErrnoException) {
+  constructor(
+    readonly line: number,
+    readonly cause: NodeJS.ErrnoException,
+  ) {
     super(cause.code === 'ENOENT' ? 'the file is missing' : cause.message);
   }
 }

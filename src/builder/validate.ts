@@ -10,10 +10,29 @@ export type Report = (message: string) => void;
 type Obj = Record<string, unknown>;
 
 export const INGREDIENT_FIELDS = [
-  'id', 'name', 'rating', 'irritancy', 'comedogenicity', 'functions', 'cas_number', 'ec_number',
-  'ph_eur_name', 'iupac_name', 'other_names', 'category',
+  'id',
+  'name',
+  'rating',
+  'irritancy',
+  'comedogenicity',
+  'functions',
+  'cas_number',
+  'ec_number',
+  'ph_eur_name',
+  'iupac_name',
+  'other_names',
+  'category',
 ] as const;
-export const PRODUCT_FIELDS = ['id', 'brand', 'name', 'category', 'origin', 'image_url', 'barcodes', 'ingredients'] as const;
+export const PRODUCT_FIELDS = [
+  'id',
+  'brand',
+  'name',
+  'category',
+  'origin',
+  'image_url',
+  'barcodes',
+  'ingredients',
+] as const;
 export const ENTRY_FIELDS = ['id', 'label_name', 'concentration'] as const;
 
 /** The JSON object on a line, or null after reporting why it is not one. */
@@ -43,7 +62,8 @@ export function checkIngredient(o: Obj, report: Report): boolean {
   if (has('irritancy')) range(o.irritancy, 'irritancy', r);
   if (has('comedogenicity')) range(o.comedogenicity, 'comedogenicity', r);
   if (has('functions')) functions(o.functions, r);
-  for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names']) if (has(k)) optionalText(o[k], k, r);
+  for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names'])
+    if (has(k)) optionalText(o[k], k, r);
   if (has('category')) oneOf(o.category, 'category', INGREDIENT_CATEGORIES, r);
   return r.count === 0;
 }
@@ -113,11 +133,15 @@ function limitOf(field: string): number {
 }
 
 function maxLength(v: string, field: string, r: Report, max = limitOf(field)): void {
-  if (v.length > max) r(`${field} ${show(v)} is ${v.length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')}`);
+  if (v.length > max)
+    r(
+      `${field} ${show(v)} is ${v.length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')}`,
+    );
 }
 
 function maxItems(v: unknown[], field: string, max: number, r: Report): void {
-  if (v.length > max) r(`${field} has ${v.length.toLocaleString('en-US')} items; the limit is ${max.toLocaleString('en-US')}`);
+  if (v.length > max)
+    r(`${field} has ${v.length.toLocaleString('en-US')} items; the limit is ${max.toLocaleString('en-US')}`);
 }
 
 function optionalText(v: unknown, field: string, r: Report): void {
@@ -170,7 +194,9 @@ function barcodes(v: unknown, r: Report): void {
     const key = gtinKey(code);
     const first = seen.get(key);
     if (first === undefined) return void seen.set(key, i);
-    r(`barcodes[${i}] ${show(code)} is the same code as barcodes[${first}] ${show(v[first])} once leading zeros are removed`);
+    r(
+      `barcodes[${i}] ${show(code)} is the same code as barcodes[${first}] ${show(v[first])} once leading zeros are removed`,
+    );
   });
 }
 

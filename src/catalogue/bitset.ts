@@ -27,12 +27,14 @@ export class Bitset {
     return this;
   }
   and(other: Bitset): this {
-    const a = this.words, b = other.words;
+    const a = this.words,
+      b = other.words;
     for (let i = 0; i < a.length; i++) a[i] &= b[i];
     return this;
   }
   andNot(other: Bitset): this {
-    const a = this.words, b = other.words;
+    const a = this.words,
+      b = other.words;
     for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
     return this;
   }
@@ -60,7 +62,8 @@ export class Bitset {
     let n = 0;
     const w = this.words;
     for (let i = 0; i < w.length && n < limit; i++) {
-      for (let word = w[i]; word !== 0 && n < limit; word &= word - 1) out[n++] = (i << 5) + (31 - Math.clz32(word & -word));
+      for (let word = w[i]; word !== 0 && n < limit; word &= word - 1)
+        out[n++] = (i << 5) + (31 - Math.clz32(word & -word));
     }
     return n === limit ? out : out.slice(0, n);
   }

@@ -23,7 +23,13 @@ export interface ProductFilter {
   excludes: number[];
 }
 
-export interface ProductRowMeta { ord: number; brand_key: string | null; category: string | null; origin: string | null; flags: number }
+export interface ProductRowMeta {
+  ord: number;
+  brand_key: string | null;
+  category: string | null;
+  origin: string | null;
+  flags: number;
+}
 
 /** A set of product ords: an ascending list when small, a bitset when large. */
 type DocSet = Int32Array | Bitset;
@@ -42,9 +48,15 @@ export class FilterIndex {
   private readonly cache = new ResultCache<CachedResult>(CACHE_ENTRIES);
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
-  constructor(readonly size: number, rows: Iterable<ProductRowMeta>, ingredientProducts: Array<Int32Array | undefined>) {
+  constructor(
+    readonly size: number,
+    rows: Iterable<ProductRowMeta>,
+    ingredientProducts: Array<Int32Array | undefined>,
+  ) {
     this.ingredients = Array.from(ingredientProducts, (l) => this.docSet(l ?? EMPTY));
-    const cats = new Map<string, number[]>(), brands = new Map<string, number[]>(), origins = new Map<string, number[]>();
+    const cats = new Map<string, number[]>(),
+      brands = new Map<string, number[]>(),
+      origins = new Map<string, number[]>();
     for (const c of INGREDIENT_CATEGORIES) this.freeOf.set(c, new Bitset(size));
     for (const r of rows) {
       for (const c of INGREDIENT_CATEGORIES) if ((r.flags & FLAG_BIT[c]) === 0) this.freeOf.get(c)!.set(r.ord);
@@ -52,7 +64,11 @@ export class FilterIndex {
       if (r.brand_key !== null) push(brands, r.brand_key, r.ord);
       if (r.origin !== null) push(origins, r.origin, r.ord);
     }
-    for (const [m, src] of [[this.category, cats], [this.brand, brands], [this.origin, origins]] as const) {
+    for (const [m, src] of [
+      [this.category, cats],
+      [this.brand, brands],
+      [this.origin, origins],
+    ] as const) {
       for (const [k, list] of src) m.set(k, this.docSet(Int32Array.from(list)));
     }
     this.result = new Bitset(size);
@@ -122,15 +138,25 @@ export class FilterIndex {
 }
 
 export const FREE_PARAM: Record<IngredientCategory, string> = {
-  fragrance: 'fragrance_free', drying_alcohol: 'alcohol_free', parabens: 'paraben_free',
-  sulfates: 'sulfate_free', silicones: 'silicone_free',
+  fragrance: 'fragrance_free',
+  drying_alcohol: 'alcohol_free',
+  parabens: 'paraben_free',
+  sulfates: 'sulfate_free',
+  silicones: 'silicone_free',
 };
 
 const EMPTY = new Int32Array(0);
 
 /** The same key for filters that select the same products (free-from tags and excludes in any order). */
 function cacheKey(f: ProductFilter): string {
-  return JSON.stringify([f.category, f.brandKey, f.origin, [...f.freeOf].sort(), f.has, [...f.excludes].sort((a, b) => a - b)]);
+  return JSON.stringify([
+    f.category,
+    f.brandKey,
+    f.origin,
+    [...f.freeOf].sort(),
+    f.has,
+    [...f.excludes].sort((a, b) => a - b),
+  ]);
 }
 
 function push(m: Map<string, number[]>, k: string, v: number): void {

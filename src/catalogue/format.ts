@@ -12,7 +12,11 @@ import type { IngredientCategory, SourceIngredient, SourceProduct } from '../sou
 
 /** Bit of each free-from tag in products.flags (bit set = the product contains it). */
 export const FLAG_BIT: Record<IngredientCategory, number> = {
-  fragrance: 1, drying_alcohol: 2, parabens: 4, sulfates: 8, silicones: 16,
+  fragrance: 1,
+  drying_alcohol: 2,
+  parabens: 4,
+  sulfates: 8,
+  silicones: 16,
 };
 
 /** Label join index kinds (label_keys.kind): the tables of src/labels/joiner.ts JoinIndex. */
@@ -23,8 +27,11 @@ export type LabelKeyKind = (typeof LABEL_KEY_KINDS)[number];
 export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {
   const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
   return {
-    contains_fragrance: has('fragrance'), contains_drying_alcohol: has('drying_alcohol'), contains_parabens: has('parabens'),
-    contains_sulfates: has('sulfates'), contains_silicones: has('silicones'),
+    contains_fragrance: has('fragrance'),
+    contains_drying_alcohol: has('drying_alcohol'),
+    contains_parabens: has('parabens'),
+    contains_sulfates: has('sulfates'),
+    contains_silicones: has('silicones'),
   };
 }
 
@@ -67,19 +74,41 @@ CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings B
 CREATE TABLE label_keys (kind INTEGER PRIMARY KEY, entries TEXT NOT NULL);
 `;
 
-export interface IngredientRow { ord: number; id: string; name: string; name_key: string; record: string; search_item: string }
+export interface IngredientRow {
+  ord: number;
+  id: string;
+  name: string;
+  name_key: string;
+  record: string;
+  search_item: string;
+}
 export interface ProductRow {
-  ord: number; id: string; brand_key: string | null; category: string | null; origin: string | null;
-  flags: number; summary: string; payload: Buffer;
+  ord: number;
+  id: string;
+  brand_key: string | null;
+  category: string | null;
+  origin: string | null;
+  flags: number;
+  summary: string;
+  payload: Buffer;
 }
 
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
 export function renderIngredient(ord: number, ing: SourceIngredient): IngredientRow {
   const id = ing.id.toLowerCase();
   const record = JSON.stringify({
-    id, name: ing.name, rating: ing.rating, irritancy: ing.irritancy, comedogenicity: ing.comedogenicity,
-    functions: ing.functions, cas_number: ing.cas_number, ec_number: ing.ec_number, ph_eur_name: ing.ph_eur_name,
-    iupac_name: ing.iupac_name, other_names: ing.other_names, category: ing.category,
+    id,
+    name: ing.name,
+    rating: ing.rating,
+    irritancy: ing.irritancy,
+    comedogenicity: ing.comedogenicity,
+    functions: ing.functions,
+    cas_number: ing.cas_number,
+    ec_number: ing.ec_number,
+    ph_eur_name: ing.ph_eur_name,
+    iupac_name: ing.iupac_name,
+    other_names: ing.other_names,
+    category: ing.category,
   });
   const search_item = JSON.stringify({ id, name: ing.name, other_names: ing.other_names, rating: ing.rating });
   return { ord, id, name: ing.name, name_key: phraseKey(ing.name), record, search_item };
@@ -105,17 +134,36 @@ export function renderProduct(ord: number, p: SourceProduct, ingredients: Render
     const cat = ingredients.category(iord);
     if (cat) flags |= FLAG_BIT[cat];
     // Same text as JSON.stringify({ position, label_name, concentration, ...record }), built directly (hot path).
-    entries += (position === 0 ? '{"position":' : ',{"position":') + position + ',"label_name":' +
-      JSON.stringify(e.label_name) + ',"concentration":' + JSON.stringify(e.concentration) + ',' + ingredients.record(iord).slice(1);
+    entries +=
+      (position === 0 ? '{"position":' : ',{"position":') +
+      position +
+      ',"label_name":' +
+      JSON.stringify(e.label_name) +
+      ',"concentration":' +
+      JSON.stringify(e.concentration) +
+      ',' +
+      ingredients.record(iord).slice(1);
   });
   const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
   const full = JSON.stringify({
-    id, brand: p.brand, name: p.name, image_url: p.image_url, category: p.category, origin: p.origin,
-    ...containsFields(flags), ingredients: [],
+    id,
+    brand: p.brand,
+    name: p.name,
+    image_url: p.image_url,
+    category: p.category,
+    origin: p.origin,
+    ...containsFields(flags),
+    ingredients: [],
   });
   return {
-    ord, id, brand_key: p.brand === null ? null : brandKey(p.brand), category: p.category, origin: p.origin,
-    flags, summary, payload: Buffer.from(full.slice(0, -2) + entries + ']}'),
+    ord,
+    id,
+    brand_key: p.brand === null ? null : brandKey(p.brand),
+    category: p.category,
+    origin: p.origin,
+    flags,
+    summary,
+    payload: Buffer.from(full.slice(0, -2) + entries + ']}'),
   };
 }
 

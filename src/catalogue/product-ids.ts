@@ -14,9 +14,11 @@ export class ProductIds {
     this.ords = new Int32Array(count);
     let i = 0;
     for (const [id, ord] of sorted) {
-      if (i === count || !parse(id, this.scratch)) throw new Error(`product id ${JSON.stringify(id)} is not a lower-case uuid`);
+      if (i === count || !parse(id, this.scratch))
+        throw new Error(`product id ${JSON.stringify(id)} is not a lower-case uuid`);
       this.keys.set(this.scratch, i * 4);
-      if (i > 0 && compare(this.keys, i - 1, this.scratch) >= 0) throw new Error('product ids are not unique and in ascending order');
+      if (i > 0 && compare(this.keys, i - 1, this.scratch) >= 0)
+        throw new Error('product ids are not unique and in ascending order');
       this.ords[i++] = ord;
     }
     if (i !== count) throw new Error(`expected ${count} product ids, found ${i}`);

@@ -7,7 +7,15 @@
 // payload (two primary-key lookups in one statement). A file that is not a catalogue of
 // this schema version is refused at open.
 import Database from 'better-sqlite3';
-import { FORMAT, SCHEMA_VERSION, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER, TERMS_PRODUCT, decodePostings, jsonArray } from './format';
+import {
+  FORMAT,
+  SCHEMA_VERSION,
+  TERMS_INGREDIENT_NAME,
+  TERMS_INGREDIENT_OTHER,
+  TERMS_PRODUCT,
+  decodePostings,
+  jsonArray,
+} from './format';
 import { PRODUCT_CATEGORIES, type IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
@@ -30,8 +38,12 @@ export const PAGE_SIZE = 20;
 const CACHE_MIN_MATCHES = { products: 1000, ingredients: 100 };
 
 export interface FilterQuery {
-  category?: string; brand?: string; origin?: string; freeOf: IngredientCategory[];
-  hasIngredient?: string; excludesIngredients: string[];
+  category?: string;
+  brand?: string;
+  origin?: string;
+  freeOf: IngredientCategory[];
+  hasIngredient?: string;
+  excludesIngredients: string[];
 }
 
 /** The catalogue being served; replaced whole when a newly built file is switched in. */
@@ -92,13 +104,16 @@ export class Catalogue {
     this.db = db;
     const meta = new Map<string, string>();
     try {
-      for (const r of db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]) meta.set(r.key, r.value);
+      for (const r of db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[])
+        meta.set(r.key, r.value);
     } catch {
       throw new Error('not a catalogue file (no meta table)');
     }
     if (meta.get('format') !== FORMAT) throw new Error('not a catalogue file (format is not ' + FORMAT + ')');
     if (meta.get('schema_version') !== SCHEMA_VERSION) {
-      throw new Error(`catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`);
+      throw new Error(
+        `catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`,
+      );
     }
     this.builtAt = meta.get('built_at') ?? 'unknown';
     const size = (key: string) => Number(meta.get(key) ?? 0);
@@ -109,7 +124,10 @@ export class Catalogue {
     const recordTexts: string[] = [];
     this.ingredientNames = [];
     this.ingredientKeys = [];
-    for (const [ord, id, name, key, record, item] of db.prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord').raw().iterate() as Iterable<[number, string, string, string, string, string]>) {
+    for (const [ord, id, name, key, record, item] of db
+      .prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord')
+      .raw()
+      .iterate() as Iterable<[number, string, string, string, string, string]>) {
       this.ingredientOrd.set(id, ord);
       this.ingredientNames[ord] = name;
       this.ingredientKeys[ord] = key;
@@ -120,28 +138,59 @@ export class Catalogue {
     this.ingredients = this.records.length;
 
     const postings: Int32Array[] = [];
-    for (const [ord, blob] of db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<[number, Buffer]>) {
+    for (const [ord, blob] of db
+      .prepare('SELECT ingredient_ord, postings FROM ingredient_products')
+      .raw()
+      .iterate() as Iterable<[number, Buffer]>) {
       postings[ord] = decodePostings(blob);
     }
 
     const metaRows: ProductRowMeta[] = [];
-    for (const [ord, bk, category, origin, flags, summary] of db.prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord').raw().iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
+    for (const [ord, bk, category, origin, flags, summary] of db
+      .prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord')
+      .raw()
+      .iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
       this.summaries.push(summary);
       metaRows.push({ ord, brand_key: bk, category, origin, flags });
     }
     this.products = metaRows.length;
-    this.productIds = new ProductIds(this.products, db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>);
+    this.productIds = new ProductIds(
+      this.products,
+      db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>,
+    );
     this.filter = new FilterIndex(this.products, metaRows, postings);
 
     const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
-    const index = (kind: number, docs: number) => new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[], docs);
-    this.productSearch = new Searcher([{ index: index(TERMS_PRODUCT, this.products), weight: 1 }], this.products, cacheMinMatches ?? CACHE_MIN_MATCHES.products);
-    this.ingredientSearch = new Searcher([{ index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 }, { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 }], this.ingredients, cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients);
+    const index = (kind: number, docs: number) =>
+      new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[], docs);
+    this.productSearch = new Searcher(
+      [{ index: index(TERMS_PRODUCT, this.products), weight: 1 }],
+      this.products,
+      cacheMinMatches ?? CACHE_MIN_MATCHES.products,
+    );
+    this.ingredientSearch = new Searcher(
+      [
+        { index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 },
+        { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 },
+      ],
+      this.ingredients,
+      cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients,
+    );
 
     this.labels = new LabelAnalyser(db, recordTexts);
-    this.byOrd = db.prepare('SELECT payload FROM products WHERE ord = ?').pluck() as Database.Statement<[number], Buffer>;
-    this.byGtin = db.prepare('SELECT p.payload FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?').pluck() as Database.Statement<[string], Buffer>;
-    this.healthJson = JSON.stringify({ status: 'ok', products: this.products, ingredients: this.ingredients, built_at: this.builtAt });
+    this.byOrd = db.prepare('SELECT payload FROM products WHERE ord = ?').pluck() as Database.Statement<
+      [number],
+      Buffer
+    >;
+    this.byGtin = db
+      .prepare('SELECT p.payload FROM barcodes b JOIN products p ON p.ord = b.product_ord WHERE b.gtin = ?')
+      .pluck() as Database.Statement<[string], Buffer>;
+    this.healthJson = JSON.stringify({
+      status: 'ok',
+      products: this.products,
+      ingredients: this.ingredients,
+      built_at: this.builtAt,
+    });
   }
 
   /** Full product payload (2.3) by lower-case uuid, or null. */
@@ -169,25 +218,33 @@ export class Catalogue {
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10). */
   searchProducts(words: string[], page: number): Buffer {
     const r = this.productSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE);
-    const hint = 'No product has every word of q in its brand or name (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
+    const hint =
+      'No product has every word of q in its brand or name (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
   /** List response (2.8) of ingredient search items: names starting with q first (shortest first), then by relevance. */
   searchIngredients(words: string[], page: number): Buffer {
     const key = words.join(' ');
-    const boost = (ord: number) => (this.ingredientKeys[ord].startsWith(key) ? 1e9 - this.ingredientNames[ord].length : 0);
+    const boost = (ord: number) =>
+      this.ingredientKeys[ord].startsWith(key) ? 1e9 - this.ingredientNames[ord].length : 0;
     const r = this.ingredientSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE, boost);
-    const hint = 'No ingredient has every word of q in its name or other names (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
+    const hint =
+      'No ingredient has every word of q in its name or other names (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
     return listJson(this.searchItems, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
   /** List response (2.8) of product summaries matching every filter, in catalogue order. */
   filterProducts(q: FilterQuery, page: number): Buffer {
     const f: ProductFilter = {
-      category: q.category, brandKey: q.brand === undefined ? undefined : brandKey(q.brand), origin: q.origin, freeOf: q.freeOf,
-      has: q.hasIngredient === undefined ? undefined : this.ingredientOrd.get(q.hasIngredient) ?? -1,
-      excludes: q.excludesIngredients.map((id) => this.ingredientOrd.get(id)).filter((o): o is number => o !== undefined),
+      category: q.category,
+      brandKey: q.brand === undefined ? undefined : brandKey(q.brand),
+      origin: q.origin,
+      freeOf: q.freeOf,
+      has: q.hasIngredient === undefined ? undefined : (this.ingredientOrd.get(q.hasIngredient) ?? -1),
+      excludes: q.excludesIngredients
+        .map((id) => this.ingredientOrd.get(id))
+        .filter((o): o is number => o !== undefined),
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
@@ -207,7 +264,13 @@ function terms(words: string[], counts: number[]): Array<{ term: string; matches
   return words.map((term, i) => ({ term, matches: counts[i] }));
 }
 
-function listJson(items: Fragments, ords: readonly number[], page: number, total: number, noMatch: () => object): Buffer {
+function listJson(
+  items: Fragments,
+  ords: readonly number[],
+  page: number,
+  total: number,
+  noMatch: () => object,
+): Buffer {
   const pagination = `],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
   return items.results(ords, total === 0 ? `${pagination},"no_match":${JSON.stringify(noMatch())}}` : pagination + '}');
 }
@@ -215,7 +278,16 @@ function listJson(items: Fragments, ords: readonly number[], page: number, total
 function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQuery): string {
   const empty = alone.find((a) => a.count === 0);
   if (empty) {
-    const value = empty.filter === 'brand' ? q.brand : empty.filter === 'category' ? q.category : empty.filter === 'origin' ? q.origin : empty.filter === 'has_ingredient' ? q.hasIngredient : undefined;
+    const value =
+      empty.filter === 'brand'
+        ? q.brand
+        : empty.filter === 'category'
+          ? q.category
+          : empty.filter === 'origin'
+            ? q.origin
+            : empty.filter === 'has_ingredient'
+              ? q.hasIngredient
+              : undefined;
     const what = value === undefined ? `the ${empty.filter} filter` : `${empty.filter} "${value}"`;
     const extra = empty.filter === 'category' ? ` Categories are ${CATEGORY_LIST} (case-sensitive).` : '';
     return `No product matches ${what}. Change or remove the ${empty.filter} filter.${extra}`;
@@ -224,4 +296,3 @@ function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQu
   const narrowest = alone.reduce((a, b) => (b.count < a.count ? b : a));
   return `Each filter matches products on its own, but no product matches them all together. Remove or change one of them, for example the ${narrowest.filter} filter (${narrowest.count} products on its own).`;
 }
-

@@ -6,7 +6,10 @@
 /** Rows a client can reach: 51 pages of 20. */
 export const REACHABLE = 1020;
 
-export interface CachedResult { ords: Int32Array; total: number }
+export interface CachedResult {
+  ords: Int32Array;
+  total: number;
+}
 
 export class ResultCache<T extends CachedResult> {
   private readonly entries = new Map<string, T>();

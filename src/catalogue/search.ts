@@ -10,7 +10,10 @@
 import type { TextIndex } from './text-index';
 import { REACHABLE, ResultCache, rows } from './result-cache';
 
-export interface Field { index: TextIndex; weight: number }
+export interface Field {
+  index: TextIndex;
+  weight: number;
+}
 
 export interface SearchResult {
   /** The ords of the requested window, best first. */
@@ -28,8 +31,18 @@ const CACHE_ENTRIES = 1024;
 const NARROW_MAX_LISTS = 8;
 
 /** How one query word matches in one field: its exact term id and its prefix range. */
-interface FieldWord { exact: number; lo: number; hi: number }
-interface Word { text: string; last: boolean; fields: FieldWord[]; count: number; idf: number }
+interface FieldWord {
+  exact: number;
+  lo: number;
+  hi: number;
+}
+interface Word {
+  text: string;
+  last: boolean;
+  fields: FieldWord[];
+  count: number;
+  idf: number;
+}
 
 export class Searcher {
   private readonly seen: Int32Array;
@@ -41,7 +54,11 @@ export class Searcher {
   private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
 
   /** Queries matching at least `cacheMinMatches` documents have all their reachable rows ranked once and kept. */
-  constructor(private readonly fields: Field[], readonly docCount: number, private readonly cacheMinMatches: number) {
+  constructor(
+    private readonly fields: Field[],
+    readonly docCount: number,
+    private readonly cacheMinMatches: number,
+  ) {
     this.seen = new Int32Array(docCount);
     this.score = new Float64Array(docCount);
     this.matchBuf = new Int32Array(docCount);
@@ -241,19 +258,26 @@ export class Searcher {
 
 /** The k-th largest of a[0..n) (1-based k <= n); reorders a. Iterative quickselect. */
 function kthLargest(a: Float64Array, n: number, k: number): number {
-  let lo = 0, hi = n - 1;
+  let lo = 0,
+    hi = n - 1;
   const target = k - 1; // index in descending order
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const x = a[lo], y = a[mid], z = a[hi];
-    const pivot = x > y ? (y > z ? y : x > z ? z : x) : (x > z ? x : y > z ? z : y);
-    let i = lo, j = hi;
+    const x = a[lo],
+      y = a[mid],
+      z = a[hi];
+    const pivot = x > y ? (y > z ? y : x > z ? z : x) : x > z ? x : y > z ? z : y;
+    let i = lo,
+      j = hi;
     while (i <= j) {
       while (a[i] > pivot) i++;
       while (a[j] < pivot) j--;
       if (i <= j) {
-        const t = a[i]; a[i] = a[j]; a[j] = t;
-        i++; j--;
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
       }
     }
     if (target <= j) hi = j;

@@ -45,7 +45,8 @@ export class TextIndex {
 
   /** [lo, hi): the ids of every term starting with `prefix` (the word itself included). */
   prefixRange(prefix: string): [number, number] {
-    let lo = 0, hi = this.terms.length;
+    let lo = 0,
+      hi = this.terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.terms[mid] < prefix) lo = mid + 1;

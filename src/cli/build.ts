@@ -8,7 +8,12 @@ import { buildCatalogue, BuildError, isDate, type BuildProgress } from '../build
 
 const SHOWN = 100;
 
-interface BuildFlags { source: string; out: string; builtAt?: string; allowEmpty?: boolean }
+interface BuildFlags {
+  source: string;
+  out: string;
+  builtAt?: string;
+  allowEmpty?: boolean;
+}
 
 export function register(program: Command): void {
   program
@@ -30,10 +35,18 @@ async function run(flags: BuildFlags): Promise<void> {
   const interrupted = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
-    const s = await buildCatalogue({ sourceDir: flags.source, outFile: flags.out, builtAt: flags.builtAt, allowEmpty: flags.allowEmpty === true, onProgress: live?.show });
+    const s = await buildCatalogue({
+      sourceDir: flags.source,
+      outFile: flags.out,
+      builtAt: flags.builtAt,
+      allowEmpty: flags.allowEmpty === true,
+      onProgress: live?.show,
+    });
     live?.clear();
-    process.stderr.write(`built ${flags.out}: ${count(s.products, 'product')}, ${count(s.ingredients, 'ingredient')}, ` +
-      `${count(s.barcodes, 'barcode')} in ${(s.ms / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `built ${flags.out}: ${count(s.products, 'product')}, ${count(s.ingredients, 'ingredient')}, ` +
+        `${count(s.barcodes, 'barcode')} in ${(s.ms / 1000).toFixed(1)} s\n`,
+    );
   } catch (err) {
     live?.clear();
     if (!(err instanceof BuildError)) throw err;
@@ -59,7 +72,9 @@ function liveProgress(): { show: (p: BuildProgress) => void; clear: () => void }
       if (now - last < 200) return;
       last = now;
       shown = true;
-      process.stderr.write(`\r\x1b[K${p.phase}.jsonl: ${p.lines.toLocaleString('en-US')} lines read, ${p.records.toLocaleString('en-US')} ${p.phase}`);
+      process.stderr.write(
+        `\r\x1b[K${p.phase}.jsonl: ${p.lines.toLocaleString('en-US')} lines read, ${p.records.toLocaleString('en-US')} ${p.phase}`,
+      );
     },
     clear() {
       if (shown) process.stderr.write('\r\x1b[K');

@@ -13,7 +13,8 @@ import { packageRoot } from '../shared/package-root';
 import { parsePort, serve } from './serve';
 
 export function register(program: Command): void {
-  program.command('demo')
+  program
+    .command('demo')
     .description('build the bundled sample catalogue if needed, create a demo key, and serve it')
     .addOption(option('host'))
     .addOption(option('port').argParser(parsePort))
@@ -22,14 +23,25 @@ export function register(program: Command): void {
       const source = path.join(root, 'data', 'sample');
       const file = path.join(root, 'var', 'sample.db');
       if (isStale(file, source)) {
-        process.stderr.write(`building the sample catalogue from ${path.relative(process.cwd(), source) || source} ...\n`);
+        process.stderr.write(
+          `building the sample catalogue from ${path.relative(process.cwd(), source) || source} ...\n`,
+        );
         await buildCatalogue({ sourceDir: source, outFile: file });
       }
       const access = defaultStoreSpec();
       const key = await demoKey(path.join(root, 'var', 'demo-key.json'), access);
       process.stdout.write(`demo API key (plan pro): ${key}\n`);
-      process.stdout.write(`try: curl -H 'x-api-key: ${key}' 'http://${opts.host}:${opts.port}/v1/products/search?q=serum'\n`);
-      await serve({ catalogue: file, host: opts.host, port: opts.port, access, metricsHost: '127.0.0.1', stopTimeout: 10 });
+      process.stdout.write(
+        `try: curl -H 'x-api-key: ${key}' 'http://${opts.host}:${opts.port}/v1/products/search?q=serum'\n`,
+      );
+      await serve({
+        catalogue: file,
+        host: opts.host,
+        port: opts.port,
+        access,
+        metricsHost: '127.0.0.1',
+        stopTimeout: 10,
+      });
     });
 }
 

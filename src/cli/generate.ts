@@ -16,12 +16,17 @@ export function register(program: Command): void {
     .option('--gzip', 'write ingredients.jsonl.gz and products.jsonl.gz')
     .action(async (opts: { out: string; products: string; ingredients: string; seed: string; gzip?: boolean }) => {
       const r = await generateCatalogue({
-        outDir: opts.out, products: count('--products', opts.products), ingredients: count('--ingredients', opts.ingredients),
-        seed: opts.seed, gzip: !!opts.gzip,
+        outDir: opts.out,
+        products: count('--products', opts.products),
+        ingredients: count('--ingredients', opts.ingredients),
+        seed: opts.seed,
+        gzip: !!opts.gzip,
       });
       const size = (f: string) => `${(fs.statSync(f).size / 1e6).toFixed(1)} MB`;
-      process.stdout.write(`wrote ${r.ingredients} ingredients to ${r.ingredientsFile} (${size(r.ingredientsFile)}) and ` +
-        `${r.products} products to ${r.productsFile} (${size(r.productsFile)}) in ${(r.millis / 1000).toFixed(1)} s\n`);
+      process.stdout.write(
+        `wrote ${r.ingredients} ingredients to ${r.ingredientsFile} (${size(r.ingredientsFile)}) and ` +
+          `${r.products} products to ${r.productsFile} (${size(r.productsFile)}) in ${(r.millis / 1000).toFixed(1)} s\n`,
+      );
     });
 }
 

@@ -41,7 +41,13 @@ export function register(program: Command): void {
     .action(async (o: StoreOptions & { json?: boolean }) => {
       const list = await withAdmin(o, (a) => a.listKeys());
       if (o.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
-      const rows = list.map((k) => [k.id, k.plan, k.account, k.disabled ? 'disabled' : k.paymentRequired ? 'payment-required' : 'active', k.createdAt]);
+      const rows = list.map((k) => [
+        k.id,
+        k.plan,
+        k.account,
+        k.disabled ? 'disabled' : k.paymentRequired ? 'payment-required' : 'active',
+        k.createdAt,
+      ]);
       process.stdout.write(table(['id', 'plan', 'account', 'state', 'created'], rows));
     });
 }

@@ -76,7 +76,8 @@ export const OPTIONS = {
     env: 'ACCESS_STORE',
     shownDefault: '`sqlite:<project>/var/access.sqlite`',
     help: 'API keys and usage store: sqlite:PATH, redis://, rediss://, redis-sentinel:// or redis-cluster:// (docs/metering.md; default sqlite:var/access.sqlite in the project)',
-    meaning: 'keys and usage: `sqlite:PATH`, `redis://HOST:PORT[/DB]`, `rediss://…`, `redis-sentinel://S1:P1,…/MASTER`, `redis-cluster://H1:P1,…` ([docs/metering.md](docs/metering.md))',
+    meaning:
+      'keys and usage: `sqlite:PATH`, `redis://HOST:PORT[/DB]`, `rediss://…`, `redis-sentinel://S1:P1,…/MASTER`, `redis-cluster://H1:P1,…` ([docs/metering.md](docs/metering.md))',
   },
   plans: {
     flags: '--plans <file>',

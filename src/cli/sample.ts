@@ -16,7 +16,8 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'output catalogue source directory')
     .option('--report <file>', 'also write the data report (Markdown) to this file')
     .action((opts: { raw: string; out: string; report?: string }) => {
-      if (!fs.existsSync(opts.raw) || !fs.statSync(opts.raw).isDirectory()) throw new Error(`raw-data directory not found: ${opts.raw}`);
+      if (!fs.existsSync(opts.raw) || !fs.statSync(opts.raw).isDirectory())
+        throw new Error(`raw-data directory not found: ${opts.raw}`);
       const result = runPipeline(opts.raw);
       writeSource(opts.out, result.ingredients, result.products);
       const report = renderReport(result) + '\n';

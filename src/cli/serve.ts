@@ -12,12 +12,20 @@ import { startServer } from '../server';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 
 interface ServeCliOptions {
-  catalogue: string; host: string; port: number; access?: string; plans?: string;
-  metricsPort?: number; metricsHost: string; stopTimeout: number; workers?: number;
+  catalogue: string;
+  host: string;
+  port: number;
+  access?: string;
+  plans?: string;
+  metricsPort?: number;
+  metricsHost: string;
+  stopTimeout: number;
+  workers?: number;
 }
 
 export function register(program: Command): void {
-  program.command('serve')
+  program
+    .command('serve')
     .description('serve the HTTP API of a catalogue file')
     .addOption(option('catalogue').makeOptionMandatory())
     .addOption(option('host'))
@@ -30,7 +38,10 @@ export function register(program: Command): void {
     .addOption(option('workers').argParser(parseWorkers))
     .action(async (opts: ServeCliOptions) => {
       const workers = opts.workers ?? 1;
-      if (workers > 1 && opts.metricsPort !== undefined) throw new Error('--metrics-port serves one process; run one instance per core instead of --workers to scrape each');
+      if (workers > 1 && opts.metricsPort !== undefined)
+        throw new Error(
+          '--metrics-port serves one process; run one instance per core instead of --workers to scrape each',
+        );
       if (servesItself(workers)) await serve(opts);
       else await runPrimary(workers);
     });
@@ -48,18 +59,23 @@ export async function serve(opts: ServeCliOptions): Promise<void> {
       process.stderr.write(`catalogue: requests still running ${opts.stopTimeout} s after ${signal}; stopped anyway\n`);
       process.exit(1);
     }, opts.stopTimeout * 1000).unref();
-    server.close().then(() => {
-      server.app.log.info({ signal }, 'stopped');
-      process.exit(0);
-    }, (err) => {
-      process.stderr.write(`catalogue: ${String(err)}\n`);
-      process.exit(1);
-    });
+    server.close().then(
+      () => {
+        server.app.log.info({ signal }, 'stopped');
+        process.exit(0);
+      },
+      (err) => {
+        process.stderr.write(`catalogue: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
   };
   onStopSignal(stop);
   const c = server.catalogue.current;
   const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
-  announce(`catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`);
+  announce(
+    `catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`,
+  );
 }
 
 export const parsePort = portParser('--port');
@@ -67,19 +83,22 @@ export const parsePort = portParser('--port');
 function portParser(option: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535) throw new Error(`${option} must be an integer from 0 to 65535, not "${value}"`);
+    if (!/^[0-9]+$/.test(value) || n < 0 || n > 65535)
+      throw new Error(`${option} must be an integer from 0 to 65535, not "${value}"`);
     return n;
   };
 }
 
 function parseWorkers(value: string): number {
   const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n < 1 || n > 64) throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > 64)
+    throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
   return n;
 }
 
 function parseSeconds(value: string): number {
   const n = Number(value);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || n <= 0) throw new Error(`--stop-timeout must be a positive number of seconds, not "${value}"`);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || n <= 0)
+    throw new Error(`--stop-timeout must be a positive number of seconds, not "${value}"`);
   return n;
 }

@@ -10,9 +10,7 @@ export interface StoreOptions {
 }
 
 export function withStoreOptions(cmd: Command): Command {
-  return cmd
-    .addOption(option('access'))
-    .addOption(option('plans'));
+  return cmd.addOption(option('access')).addOption(option('plans'));
 }
 
 /** Runs `work` with an admin handle on the store, closing it afterwards. */

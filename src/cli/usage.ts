@@ -15,8 +15,18 @@ export function register(program: Command): void {
       if (o.json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
       const head = ['calls', 'included', 'overage', 'refused'];
       process.stdout.write(`Usage for ${r.month} (UTC)\n\nKeys\n`);
-      process.stdout.write(table(['id', 'account', 'plan', ...head], r.keys.map((k) => [k.id, k.account, k.plan, k.calls, k.included, k.overage, k.refused])));
+      process.stdout.write(
+        table(
+          ['id', 'account', 'plan', ...head],
+          r.keys.map((k) => [k.id, k.account, k.plan, k.calls, k.included, k.overage, k.refused]),
+        ),
+      );
       process.stdout.write(`\nAccounts\n`);
-      process.stdout.write(table(['account', ...head], r.accounts.map((a) => [a.account, a.calls, a.included, a.overage, a.refused])));
+      process.stdout.write(
+        table(
+          ['account', ...head],
+          r.accounts.map((a) => [a.account, a.calls, a.included, a.overage, a.refused]),
+        ),
+      );
     });
 }

@@ -8,7 +8,9 @@ import type { AccessControl, Grant } from '../access/types';
 import { ApiError } from '../shared/errors';
 
 declare module 'fastify' {
-  interface FastifyRequest { grant: Grant | null }
+  interface FastifyRequest {
+    grant: Grant | null;
+  }
   interface FastifyContextConfig {
     /** Calls this request is charged (default 1). */
     units?: (req: FastifyRequest) => number;

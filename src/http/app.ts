@@ -28,7 +28,9 @@ import { installSecurityHeaders } from '../ops/security-headers';
 import type { Metrics } from '../ops/metrics';
 
 declare module 'fastify' {
-  interface FastifyInstance { catalogue(): Catalogue }
+  interface FastifyInstance {
+    catalogue(): Catalogue;
+  }
 }
 
 /**
@@ -41,7 +43,17 @@ class RequestLog extends LogController {
   incomingRequest(): void {}
   requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
     if (!(req.log as Logger).isLevelEnabled('info')) return;
-    req.log.info({ reqId: req.id, method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, key: req.grant?.keyId ?? null }, 'request');
+    req.log.info(
+      {
+        reqId: req.id,
+        method: req.method,
+        route: req.routeOptions.url ?? null,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        key: req.grant?.keyId ?? null,
+      },
+      'request',
+    );
   }
 }
 
@@ -87,23 +99,37 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Cosmetics Catalogue API', version: '1.0.0',
-        description: 'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data. Every operation has a stable operationId (the typed client in clients/typescript is generated from them).',
+        title: 'Cosmetics Catalogue API',
+        version: '1.0.0',
+        description:
+          'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data. Every operation has a stable operationId (the typed client in clients/typescript is generated from them).',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'The server that serves this document' }],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
       security: [{ apiKey: [] }],
       tags: [
-        { name: 'products', description: 'Search, filter and fetch products with their full ingredient lists (by id, barcode or in batches of 50).' },
+        {
+          name: 'products',
+          description:
+            'Search, filter and fetch products with their full ingredient lists (by id, barcode or in batches of 50).',
+        },
         { name: 'ingredients', description: 'Search and fetch canonical ingredients with their safety data.' },
-        { name: 'labels', description: 'Analyse any ingredient label given as text, joined to this catalogue\'s ingredients.' },
+        {
+          name: 'labels',
+          description: "Analyse any ingredient label given as text, joined to this catalogue's ingredients.",
+        },
         { name: 'service', description: 'Health and catalogue build information; no API key needed.' },
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true, tryItOutEnabled: true } });
-  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) => reply.type(JSON_TYPE).send(JSON.stringify(app.swagger())));
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { persistAuthorization: true, tryItOutEnabled: true },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) =>
+    reply.type(JSON_TYPE).send(JSON.stringify(app.swagger())),
+  );
 
   health(app);
   await app.register(async (v1) => {

@@ -131,7 +131,8 @@ export function toApiError(err: FastifyError | Error): ApiError {
   const known = fe.code ? ALL[fe.code] : undefined;
   if (known !== undefined && known !== BUG) return new ApiError(known[0], known[1]);
   if (known === BUG) return new ApiError('internal', 'Internal Server Error');
-  if (err instanceof SyntaxError || fe.statusCode === 400) return new ApiError('bad_request', 'the body is not valid JSON');
+  if (err instanceof SyntaxError || fe.statusCode === 400)
+    return new ApiError('bad_request', 'the body is not valid JSON');
   if (fe.statusCode === 413) return new ApiError('payload_too_large', 'the body is too large');
   if (fe.statusCode === 415) return new ApiError('unsupported_media_type', 'Content-Type must be application/json');
   return new ApiError('internal', 'Internal Server Error');
@@ -140,7 +141,8 @@ export function toApiError(err: FastifyError | Error): ApiError {
 /** Sends an error in the spec's shape. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: FastifyError | Error): void {
   const apiErr = toApiError(err);
-  if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable') req.log.error({ reqId: req.id, err }, 'request failed');
+  if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable')
+    req.log.error({ reqId: req.id, err }, 'request failed');
   reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
 }
 
@@ -157,7 +159,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(req, reply, err));
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    const e = new ApiError('not_found', `Route ${req.method} ${path.length > 200 ? path.slice(0, 200) + '…' : path} not found`);
+    const e = new ApiError(
+      'not_found',
+      `Route ${req.method} ${path.length > 200 ? path.slice(0, 200) + '…' : path} not found`,
+    );
     reply.code(404).type('application/json; charset=utf-8').send(e.body());
   });
 }

@@ -9,9 +9,21 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError } from '../shared/errors';
 
 interface Schema {
-  type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema;
-  minLength?: number; maxLength?: number; minimum?: number; maximum?: number; minItems?: number; maxItems?: number;
-  pattern?: string; enum?: string[]; default?: unknown; 'x-message'?: string; 'x-unicode-pattern'?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  enum?: string[];
+  default?: unknown;
+  'x-message'?: string;
+  'x-unicode-pattern'?: string;
 }
 
 type Check = (value: unknown) => unknown;
@@ -33,7 +45,9 @@ function partCheck(schema: Schema, isQuery: boolean): Check {
   const names = Object.keys(props);
   const required = new Set(schema.required ?? []);
   const fields = names.map((n) => [n, valueCheck(n, props[n], true)] as const);
-  const accepted = names.length ? `accepted parameters: ${names.join(', ')}` : 'this endpoint accepts no query parameters';
+  const accepted = names.length
+    ? `accepted parameters: ${names.join(', ')}`
+    : 'this endpoint accepts no query parameters';
   return (data) => {
     const input = (data ?? {}) as Record<string, unknown>;
     if (isQuery) {
@@ -64,7 +78,8 @@ function bodyCheck(schema: Schema): Check {
   return (data) => {
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad(shape);
     const input = data as Record<string, unknown>;
-    for (const key of Object.keys(input)) if (!Object.hasOwn(props, key)) throw bad(`unknown body field "${key}"; ${shape}`);
+    for (const key of Object.keys(input))
+      if (!Object.hasOwn(props, key)) throw bad(`unknown body field "${key}"; ${shape}`);
     const out: Record<string, unknown> = {};
     for (const [name, check] of fields) {
       if (input[name] === undefined) throw bad(`${name} is required; ${shape}`);
@@ -85,9 +100,13 @@ const DOCUMENTING = ['type', 'default', 'description', 'examples', 'title', 'dep
 /** Throws (at startup) when `s` has a type or keyword the checks below do not enforce. */
 export function assertEnforced(name: string, s: Schema): void {
   const keywords = s.type === undefined ? undefined : ENFORCED[s.type];
-  if (!keywords) throw new Error(`parameter ${name}: schema type ${JSON.stringify(s.type)} is not enforced by the request validator`);
+  if (!keywords)
+    throw new Error(
+      `parameter ${name}: schema type ${JSON.stringify(s.type)} is not enforced by the request validator`,
+    );
   for (const k of Object.keys(s)) {
-    if (!keywords.includes(k) && !DOCUMENTING.includes(k)) throw new Error(`parameter ${name}: schema keyword "${k}" is not enforced by the request validator`);
+    if (!keywords.includes(k) && !DOCUMENTING.includes(k))
+      throw new Error(`parameter ${name}: schema keyword "${k}" is not enforced by the request validator`);
   }
 }
 
@@ -99,7 +118,13 @@ function valueCheck(name: string, s: Schema, text: boolean): (v: unknown, label?
       const rule = `${name} must be an integer from ${s.minimum} to ${s.maximum}`;
       return (v) => {
         const n = text ? (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : NaN) : v;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < (s.minimum ?? -Infinity) || n > (s.maximum ?? Infinity)) throw bad(rule);
+        if (
+          typeof n !== 'number' ||
+          !Number.isInteger(n) ||
+          n < (s.minimum ?? -Infinity) ||
+          n > (s.maximum ?? Infinity)
+        )
+          throw bad(rule);
         return n;
       };
     }
@@ -114,13 +139,21 @@ function valueCheck(name: string, s: Schema, text: boolean): (v: unknown, label?
     default: {
       const source = s.pattern ?? s['x-unicode-pattern'];
       const re = source ? new RegExp(source, 'u') : null;
-      const oneOf = s.enum ? `${name} must be ${s.enum.length === 2 ? `${s.enum[0]} or ${s.enum[1]}` : `one of ${s.enum.join(', ')}`}` : '';
+      const oneOf = s.enum
+        ? `${name} must be ${s.enum.length === 2 ? `${s.enum[0]} or ${s.enum[1]}` : `one of ${s.enum.join(', ')}`}`
+        : '';
       return (v, label = name) => {
         if (typeof v !== 'string') throw bad(`${label} ${s['x-message'] ?? 'must be a string'}`);
         if (s.enum && !s.enum.includes(v)) throw bad(oneOf);
         const len = s.minLength !== undefined || s.maxLength !== undefined ? codePoints(v) : 0;
-        if (s.minLength !== undefined && len < s.minLength) throw bad(s.minLength === 1 ? `${label} must not be empty` : `${label} must be at least ${s.minLength} characters long`);
-        if (s.maxLength !== undefined && len > s.maxLength) throw bad(`${label} must be at most ${s.maxLength} characters long`);
+        if (s.minLength !== undefined && len < s.minLength)
+          throw bad(
+            s.minLength === 1
+              ? `${label} must not be empty`
+              : `${label} must be at least ${s.minLength} characters long`,
+          );
+        if (s.maxLength !== undefined && len > s.maxLength)
+          throw bad(`${label} must be at most ${s.maxLength} characters long`);
         if (re && !re.test(v)) throw bad(`${label} ${s['x-message'] ?? `must match ${source}`}`);
         return v;
       };

@@ -42,8 +42,10 @@ export class CatalogueReloader {
       next = openServable(this.file);
     } catch (err) {
       const c = this.ref.current;
-      this.log.error({ trigger, file: this.file, reason: err instanceof Error ? err.message : String(err) },
-        `catalogue refused; still serving the one built ${c.builtAt}`);
+      this.log.error(
+        { trigger, file: this.file, reason: err instanceof Error ? err.message : String(err) },
+        `catalogue refused; still serving the one built ${c.builtAt}`,
+      );
       this.onReload('refused', c);
       return 'refused';
     }
@@ -51,7 +53,10 @@ export class CatalogueReloader {
     this.ref.current = next;
     // Handlers read the catalogue synchronously, so none still holds `old` once this tick ends.
     setImmediate(() => old.close());
-    this.log.info({ trigger, file: this.file, products: next.products, ingredients: next.ingredients, built_at: next.builtAt }, 'catalogue swapped');
+    this.log.info(
+      { trigger, file: this.file, products: next.products, ingredients: next.ingredients, built_at: next.builtAt },
+      'catalogue swapped',
+    );
     this.onReload('swapped', next);
     return 'swapped';
   }

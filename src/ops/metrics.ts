@@ -23,22 +23,55 @@ export class Metrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.duration = new Histogram({
-      name: 'http_request_duration_seconds', help: 'Time from request received to response sent; _count is the request count',
-      labelNames: ['route', 'method', 'status'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers,
+      name: 'http_request_duration_seconds',
+      help: 'Time from request received to response sent; _count is the request count',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
     });
-    this.refusals = new Counter({ name: 'http_refusals_total', help: 'Requests refused (400, 402, 403, 413, 415, 429, 503) by status and reason', labelNames: ['status', 'reason'], registers });
-    this.storeErrors = new Counter({ name: 'access_store_errors_total', help: 'Failures of the access store (each answered 503)', registers });
-    this.reloads = new Counter({ name: 'catalogue_reloads_total', help: 'Catalogue reload attempts by outcome (swapped or refused)', labelNames: ['outcome'], registers });
+    this.refusals = new Counter({
+      name: 'http_refusals_total',
+      help: 'Requests refused (400, 402, 403, 413, 415, 429, 503) by status and reason',
+      labelNames: ['status', 'reason'],
+      registers,
+    });
+    this.storeErrors = new Counter({
+      name: 'access_store_errors_total',
+      help: 'Failures of the access store (each answered 503)',
+      registers,
+    });
+    this.reloads = new Counter({
+      name: 'catalogue_reloads_total',
+      help: 'Catalogue reload attempts by outcome (swapped or refused)',
+      labelNames: ['outcome'],
+      registers,
+    });
     new Gauge({
-      name: 'catalogue_built_at_seconds', help: 'Build date of the served catalogue as unix time (absent when the build did not record it)', registers,
+      name: 'catalogue_built_at_seconds',
+      help: 'Build date of the served catalogue as unix time (absent when the build did not record it)',
+      registers,
       collect() {
         this.reset();
         const t = Date.parse(catalogue.current.builtAt + 'T00:00:00Z');
         if (!Number.isNaN(t)) this.set(t / 1000);
       },
     });
-    new Gauge({ name: 'catalogue_products', help: 'Products in the served catalogue', registers, collect() { this.set(catalogue.current.products); } });
-    new Gauge({ name: 'catalogue_ingredients', help: 'Ingredients in the served catalogue', registers, collect() { this.set(catalogue.current.ingredients); } });
+    new Gauge({
+      name: 'catalogue_products',
+      help: 'Products in the served catalogue',
+      registers,
+      collect() {
+        this.set(catalogue.current.products);
+      },
+    });
+    new Gauge({
+      name: 'catalogue_ingredients',
+      help: 'Ingredients in the served catalogue',
+      registers,
+      collect() {
+        this.set(catalogue.current.ingredients);
+      },
+    });
   }
 
   /** Adds the per-request observation and the refusal count to an app (before its routes). */
@@ -73,11 +106,14 @@ export class Metrics {
   async listen(host: string, port: number): Promise<http.Server> {
     const server = http.createServer((req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
-        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"statusCode":404,"error":"Not Found","message":"only GET /metrics is served here"}');
+        res
+          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+          .end('{"statusCode":404,"error":"Not Found","message":"only GET /metrics is served here"}');
         return;
       }
       this.registry.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': this.registry.contentType, 'cache-control': 'no-store' }).end(text),
+        (text) =>
+          res.writeHead(200, { 'content-type': this.registry.contentType, 'cache-control': 'no-store' }).end(text),
         () => res.writeHead(500).end(),
       );
     });

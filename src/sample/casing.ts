@@ -5,10 +5,70 @@
 
 /** Words printed in upper case wherever they occur (abbreviations, roman numerals). */
 const UPPER = new Set([
-  'PEG', 'PPG', 'PG', 'CI', 'PCA', 'DEA', 'MEA', 'MIPA', 'DIPA', 'TIPA', 'EDTA', 'HEDTA', 'DTPA', 'BHT', 'BHA', 'TBHQ',
-  'PVP', 'PVM', 'VP', 'VA', 'MA', 'DMDM', 'DMAPA', 'AMP', 'AMPD', 'PABA', 'HC', 'D&C', 'FD&C', 'DNA', 'RNA', 'ATP',
-  'NAD', 'NADH', 'NADP', 'UV', 'SD', 'PTFE', 'PET', 'PEI', 'PVA', 'HDI', 'IPDI', 'SMDI', 'MDI', 'TDI', 'EO', 'PO',
-  'II', 'III', 'IV', 'VI', 'VII', 'VIII', 'IX', 'XI', 'XII', 'SE', 'CMC', 'MCT', 'EGF', 'DHA', 'GABA', 'DL',
+  'PEG',
+  'PPG',
+  'PG',
+  'CI',
+  'PCA',
+  'DEA',
+  'MEA',
+  'MIPA',
+  'DIPA',
+  'TIPA',
+  'EDTA',
+  'HEDTA',
+  'DTPA',
+  'BHT',
+  'BHA',
+  'TBHQ',
+  'PVP',
+  'PVM',
+  'VP',
+  'VA',
+  'MA',
+  'DMDM',
+  'DMAPA',
+  'AMP',
+  'AMPD',
+  'PABA',
+  'HC',
+  'D&C',
+  'FD&C',
+  'DNA',
+  'RNA',
+  'ATP',
+  'NAD',
+  'NADH',
+  'NADP',
+  'UV',
+  'SD',
+  'PTFE',
+  'PET',
+  'PEI',
+  'PVA',
+  'HDI',
+  'IPDI',
+  'SMDI',
+  'MDI',
+  'TDI',
+  'EO',
+  'PO',
+  'II',
+  'III',
+  'IV',
+  'VI',
+  'VII',
+  'VIII',
+  'IX',
+  'XI',
+  'XII',
+  'SE',
+  'CMC',
+  'MCT',
+  'EGF',
+  'DHA',
+  'GABA',
+  'DL',
 ]);
 /** Words printed in a fixed mixed case. */
 const FIXED: Record<string, string> = { HCL: 'HCl', PH: 'pH' };
@@ -23,7 +83,10 @@ export function labelCase(inci: string): string {
   let out = '';
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i];
-    if (i % 2 === 1 || p === '') { out += p; continue; }
+    if (i % 2 === 1 || p === '') {
+      out += p;
+      continue;
+    }
     out += caseWord(p.toUpperCase(), parts[i + 1] ?? '', parts[i - 2] ?? '', parts[i - 1] ?? '');
   }
   return out;

@@ -20,16 +20,31 @@ export interface KgProduct {
   url: string;
 }
 
-interface RawIngredient { name: string; acne: number[] | null; irritant: number[] | null; synonym?: string[] | null }
-interface RawProduct { url: string; product_id: number | string; product_name: string; brand: string; ingredients: string | null; category: string; subcategory: string }
+interface RawIngredient {
+  name: string;
+  acne: number[] | null;
+  irritant: number[] | null;
+  synonym?: string[] | null;
+}
+interface RawProduct {
+  url: string;
+  product_id: number | string;
+  product_name: string;
+  brand: string;
+  ingredients: string | null;
+  category: string;
+  subcategory: string;
+}
 
 export function readCosdnaIngredients(rawDir: string): CosdnaIngredient[] {
-  return readJsonLines<RawIngredient>(rawDir, 'cosdna-kg/ingredients.jl').map((r) => ({
-    name: (r.name ?? '').trim(),
-    acne: Array.isArray(r.acne) ? r.acne : null,
-    irritant: Array.isArray(r.irritant) ? r.irritant : null,
-    synonyms: (r.synonym ?? []).map((s) => s.trim()).filter((s) => s !== ''),
-  })).filter((r) => r.name !== '');
+  return readJsonLines<RawIngredient>(rawDir, 'cosdna-kg/ingredients.jl')
+    .map((r) => ({
+      name: (r.name ?? '').trim(),
+      acne: Array.isArray(r.acne) ? r.acne : null,
+      irritant: Array.isArray(r.irritant) ? r.irritant : null,
+      synonyms: (r.synonym ?? []).map((s) => s.trim()).filter((s) => s !== ''),
+    }))
+    .filter((r) => r.name !== '');
 }
 
 export function readKgProducts(rawDir: string): KgProduct[] {

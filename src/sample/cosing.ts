@@ -17,18 +17,23 @@ export interface CosingRow {
 }
 
 export function readCosing(rawDir: string): CosingRow[] {
-  return csvRecords(readText(rawDir, 'cosing/cosing_ingredients.csv')).map((r) => ({
-    ref: r.cosing_ref_no.trim(),
-    inci: r.inci_name.trim().replace(/\s+/g, ' '),
-    inn: r.inn_name.trim(),
-    phEur: r.ph_eur_name.trim(),
-    cas: r.cas_no.trim(),
-    ec: r.ec_no.trim(),
-    description: r.chem_iupac_name___description.trim(),
-    restriction: r.restriction.trim(),
-    functions: r.function.split(',').map((f) => f.trim()).filter((f) => f !== ''),
-    updated: r.update_date.trim(),
-  })).filter((r) => r.inci !== '');
+  return csvRecords(readText(rawDir, 'cosing/cosing_ingredients.csv'))
+    .map((r) => ({
+      ref: r.cosing_ref_no.trim(),
+      inci: r.inci_name.trim().replace(/\s+/g, ' '),
+      inn: r.inn_name.trim(),
+      phEur: r.ph_eur_name.trim(),
+      cas: r.cas_no.trim(),
+      ec: r.ec_no.trim(),
+      description: r.chem_iupac_name___description.trim(),
+      restriction: r.restriction.trim(),
+      functions: r.function
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+      updated: r.update_date.trim(),
+    }))
+    .filter((r) => r.inci !== '');
 }
 
 /** dd/mm/yyyy → yyyymmdd, for comparing update dates. */

@@ -35,7 +35,8 @@ export function groupCosing(rows: readonly CosingRow[]): Map<string, CosingRow[]
   for (const r of rows) {
     const k = r.inci.toUpperCase();
     const g = groups.get(k);
-    if (g) g.push(r); else groups.set(k, [r]);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
   }
   for (const g of groups.values()) {
     g.sort((a, b) => sortableDate(b.updated).localeCompare(sortableDate(a.updated)) || Number(b.ref) - Number(a.ref));
@@ -77,8 +78,18 @@ export function buildIngredient(inci: string, group: readonly CosingRow[], e: En
 /** A canonical ingredient for a label name that matches no CosIng entry: cleaned name, other fields null. */
 export function labelOnlyIngredient(key: string, name: string): SourceIngredient {
   return {
-    id: labelIngredientId(key), name, rating: null, irritancy: null, comedogenicity: null, functions: [],
-    cas_number: null, ec_number: null, ph_eur_name: null, iupac_name: null, other_names: null, category: null,
+    id: labelIngredientId(key),
+    name,
+    rating: null,
+    irritancy: null,
+    comedogenicity: null,
+    functions: [],
+    cas_number: null,
+    ec_number: null,
+    ph_eur_name: null,
+    iupac_name: null,
+    other_names: null,
+    category: null,
   };
 }
 
@@ -95,13 +106,15 @@ export function registryNumbers(cells: readonly string[]): string | null {
   return out.length > 0 ? out.join(', ') : null;
 }
 
-const PROSE = /\b(is|are|was|the|of|obtained|derived|conforms|consisting|mixture|extract|from|with|and|or|see|compds?|derivs?|reaction|products?|which|a|an)\b/i;
+const PROSE =
+  /\b(is|are|was|the|of|obtained|derived|conforms|consisting|mixture|extract|from|with|and|or|see|compds?|derivs?|reaction|products?|which|a|an)\b/i;
 
 /** The CosIng description when it is a systematic chemical name, else null (heuristic, documented). */
 export function iupacName(description: string, inci: string): string | null {
   for (const seg of description.split(';')) {
     const s = seg.trim();
-    if (s === '' || s.length > 200 || PROSE.test(s) || s.includes(', ') || /\.alpha\.|\.omega\.|\([A-Z]{2,}\)/.test(s)) continue;
+    if (s === '' || s.length > 200 || PROSE.test(s) || s.includes(', ') || /\.alpha\.|\.omega\.|\([A-Z]{2,}\)/.test(s))
+      continue;
     if (compactKey(s) === compactKey(inci)) continue;
     const words = s.split(/\s+/);
     if (!/[\d[(]|-/.test(s) && words.length < 2) continue;
@@ -112,7 +125,10 @@ export function iupacName(description: string, inci: string): string | null {
 }
 
 function splitNames(v: string): string[] {
-  return v.split(/\s+\/\s+/).map((s) => capitalise(s.trim())).filter((s) => s !== '');
+  return v
+    .split(/\s+\/\s+/)
+    .map((s) => capitalise(s.trim()))
+    .filter((s) => s !== '');
 }
 
 function capitalise(v: string): string {

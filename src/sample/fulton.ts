@@ -3,7 +3,11 @@
 import { csvRecords } from './csv';
 import { readText } from './rawfiles';
 
-export interface FultonRow { name: string; comedogenicity: number | null; irritancy: number | null }
+export interface FultonRow {
+  name: string;
+  comedogenicity: number | null;
+  irritancy: number | null;
+}
 
 function score(v: string): number | null {
   const n = Number(v.trim());
@@ -12,6 +16,10 @@ function score(v: string): number | null {
 
 export function readFulton(rawDir: string): FultonRow[] {
   return csvRecords(readText(rawDir, 'comedogenicity-fulton/ingredients.csv'))
-    .map((r) => ({ name: r.Ingredients.trim(), comedogenicity: score(r.Comedogenicity), irritancy: score(r.Irritancy) }))
+    .map((r) => ({
+      name: r.Ingredients.trim(),
+      comedogenicity: score(r.Comedogenicity),
+      irritancy: score(r.Irritancy),
+    }))
     .filter((r) => r.name !== '');
 }

@@ -3,7 +3,12 @@
 import { csvRecords } from './csv';
 import { readText } from './rawfiles';
 
-export interface KaggleProduct { label: string; brand: string; name: string; ingredientsText: string }
+export interface KaggleProduct {
+  label: string;
+  brand: string;
+  name: string;
+  ingredientsText: string;
+}
 
 export function readKaggle(rawDir: string): KaggleProduct[] {
   return csvRecords(readText(rawDir, 'sephora-kaggle/cosmetics.csv')).map((r) => ({

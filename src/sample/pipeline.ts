@@ -69,8 +69,13 @@ export function runPipeline(rawDir: string): PipelineResult {
   };
   const scores = new ScoreBook();
   const cosdna = readCosdnaIngredients(rawDir);
-  const cosdnaInci = cosdna.map((r) => joiner.match(r.name) ?? r.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null);
-  cosdna.forEach((r, i) => { const inci = cosdnaInci[i]; if (inci) addSyn(inci, [r.name, ...r.synonyms]); });
+  const cosdnaInci = cosdna.map(
+    (r) => joiner.match(r.name) ?? r.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null,
+  );
+  cosdna.forEach((r, i) => {
+    const inci = cosdnaInci[i];
+    if (inci) addSyn(inci, [r.name, ...r.synonyms]);
+  });
   const curlsIngredients = readCurlsIngredients(rawDir);
   const curlsClasses = new Map<string, Set<string>>();
   for (const ci of curlsIngredients) {
@@ -83,10 +88,18 @@ export function runPipeline(rawDir: string): PipelineResult {
       curlsClasses.set(c, set);
     }
   }
-  cosdna.forEach((r, i) => { const inci = cosdnaInci[i]; if (inci) scores.add(inci, r.irritant, r.acne); });
+  cosdna.forEach((r, i) => {
+    const inci = cosdnaInci[i];
+    if (inci) scores.add(inci, r.irritant, r.acne);
+  });
   for (const f of readFulton(rawDir)) {
     const inci = joiner.match(f.name);
-    if (inci) scores.add(inci, f.irritancy === null ? null : [f.irritancy], f.comedogenicity === null ? null : [f.comedogenicity]);
+    if (inci)
+      scores.add(
+        inci,
+        f.irritancy === null ? null : [f.irritancy],
+        f.comedogenicity === null ? null : [f.comedogenicity],
+      );
   }
 
   const annexes = readAnnexes(rawDir);
@@ -94,12 +107,18 @@ export function runPipeline(rawDir: string): PipelineResult {
   const uvFilters = new Set(annexNames(annexes, 'VI'));
   const ingredientByInci = new Map<string, SourceIngredient>();
   for (const [inci, group] of groups) {
-    ingredientByInci.set(inci, buildIngredient(inci, group, {
-      synonyms: (n) => (synonyms.get(n) ?? []).filter((s) => (joiner.inciNamed(s) ?? n) === n).map((s) => (s === s.toLowerCase() ? s.charAt(0).toUpperCase() + s.slice(1) : s)),
-      scores: (n) => scores.scores(n),
-      rating: (n) => ratingOf(n, { allergens, uvFilters }),
-      tag: (n, fns) => freeFromTag(n, fns, { curls: curlsClasses, allergens }),
-    }));
+    ingredientByInci.set(
+      inci,
+      buildIngredient(inci, group, {
+        synonyms: (n) =>
+          (synonyms.get(n) ?? [])
+            .filter((s) => (joiner.inciNamed(s) ?? n) === n)
+            .map((s) => (s === s.toLowerCase() ? s.charAt(0).toUpperCase() + s.slice(1) : s)),
+        scores: (n) => scores.scores(n),
+        rating: (n) => ratingOf(n, { allergens, uvFilters }),
+        tag: (n, fns) => freeFromTag(n, fns, { curls: curlsClasses, allergens }),
+      }),
+    );
   }
 
   // Products, deduplicated across files by brand + name (first occurrence wins; a
@@ -107,19 +126,33 @@ export function runPipeline(rawDir: string): PipelineResult {
   const images = readKgImages(rawDir);
   const kg = readKgProducts(rawDir);
   const kgBrands = new Map<string, string>();
-  for (const p of kg) if (p.brand.trim() !== '' && !kgBrands.has(brandKey(p.brand))) kgBrands.set(brandKey(p.brand), p.brand.trim());
+  for (const p of kg)
+    if (p.brand.trim() !== '' && !kgBrands.has(brandKey(p.brand))) kgBrands.set(brandKey(p.brand), p.brand.trim());
   const sources: [string, ProductRecord[]][] = [
     ['cosdna-kg', kg.map((p) => fromKg(p, images))],
     ['sephora-kaggle', readKaggle(rawDir).map((p) => fromKaggle(p, kgBrands, brandKey))],
     ['curlsbot', readCurlsProducts(rawDir).map(fromCurls)],
     // Candles and home scents are not cosmetics: their "ingredients" are wax and wick descriptions.
-    ['sephora-product-info', readSephoraInfo(rawDir).filter((p) => p.secondaryCategory !== 'Candles & Home Scents').map((p) => fromSephoraInfo(p, kgBrands, brandKey))],
+    [
+      'sephora-product-info',
+      readSephoraInfo(rawDir)
+        .filter((p) => p.secondaryCategory !== 'Candles & Home Scents')
+        .map((p) => fromSephoraInfo(p, kgBrands, brandKey)),
+    ],
   ];
   const perSource: Record<string, SourceStats> = {};
   const kept = new Map<string, ProductRecord>();
   const brandDisplay = new Map<string, string>();
   for (const [src, records] of sources) {
-    const st: SourceStats = { read: records.length, kept: 0, duplicates: 0, withoutList: 0, entries: 0, joined: 0, runTogether: 0 };
+    const st: SourceStats = {
+      read: records.length,
+      kept: 0,
+      duplicates: 0,
+      withoutList: 0,
+      entries: 0,
+      joined: 0,
+      runTogether: 0,
+    };
     perSource[src] = st;
     for (const r of records) {
       if (r.brand !== null) {
@@ -193,7 +226,10 @@ export function runPipeline(rawDir: string): PipelineResult {
     stats: {
       cosingRows: cosing.length,
       cosingIngredients: ingredientByInci.size,
-      mergedDuplicateNames: [...groups].filter(([, g]) => g.length > 1).map(([n]) => n).sort(),
+      mergedDuplicateNames: [...groups]
+        .filter(([, g]) => g.length > 1)
+        .map(([n]) => n)
+        .sort(),
       labelOnlyIngredients: labelOnly.size,
       perSource,
       joinedVia,

@@ -42,13 +42,27 @@ export function curlsCategory(productCategories: readonly string[]): Category {
 
 /** Sephora product_info categories (primary, secondary) to the seven; docs/sample-data.md has the table. */
 export function sephoraInfoCategory(primary: string, secondary: string): Category {
-  const tools = ['High Tech Tools', 'Wellness', 'Tools', 'Hair Tools', 'Brushes & Applicators', 'Accessories', 'Beauty Supplements', 'Candles & Home Scents'];
+  const tools = [
+    'High Tech Tools',
+    'Wellness',
+    'Tools',
+    'Hair Tools',
+    'Brushes & Applicators',
+    'Accessories',
+    'Beauty Supplements',
+    'Candles & Home Scents',
+  ];
   if (tools.includes(secondary)) return 'other';
   if (secondary === 'Sunscreen') return 'suncare';
   const byName: Record<string, Category> = {
-    Skincare: 'skincare', Makeup: 'makeup', Hair: 'haircare', Fragrance: 'fragrance', 'Bath & Body': 'body/bath',
+    Skincare: 'skincare',
+    Makeup: 'makeup',
+    Hair: 'haircare',
+    Fragrance: 'fragrance',
+    'Bath & Body': 'body/bath',
   };
-  if (primary === 'Mini Size' || primary === 'Men') return byName[secondary] ?? (secondary === 'Shaving' ? 'skincare' : 'other');
+  if (primary === 'Mini Size' || primary === 'Men')
+    return byName[secondary] ?? (secondary === 'Shaving' ? 'skincare' : 'other');
   return byName[primary] ?? 'other';
 }
 
@@ -63,11 +77,15 @@ export function fromKg(p: KgProduct, images: ReadonlyMap<string, string>): Produ
   };
 }
 
-export function fromKaggle(p: KaggleProduct, kgBrands: ReadonlyMap<string, string>, brandKeyOf: (b: string) => string): ProductRecord {
+export function fromKaggle(
+  p: KaggleProduct,
+  kgBrands: ReadonlyMap<string, string>,
+  brandKeyOf: (b: string) => string,
+): ProductRecord {
   const brand = nonEmpty(p.brand);
   return {
     source: 'sephora-kaggle',
-    brand: brand === null ? null : kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand,
+    brand: brand === null ? null : (kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand),
     name: nonEmpty(p.name),
     category: kaggleCategory(p.label),
     imageUrl: null,
@@ -86,11 +104,15 @@ export function fromCurls(p: CurlsProduct): ProductRecord {
   };
 }
 
-export function fromSephoraInfo(p: SephoraInfoProduct, kgBrands: ReadonlyMap<string, string>, brandKeyOf: (b: string) => string): ProductRecord {
+export function fromSephoraInfo(
+  p: SephoraInfoProduct,
+  kgBrands: ReadonlyMap<string, string>,
+  brandKeyOf: (b: string) => string,
+): ProductRecord {
   const brand = nonEmpty(p.brand);
   return {
     source: 'sephora-product-info',
-    brand: brand === null ? null : kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand,
+    brand: brand === null ? null : (kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand),
     name: nonEmpty(p.name),
     category: sephoraInfoCategory(p.primaryCategory, p.secondaryCategory),
     imageUrl: null,

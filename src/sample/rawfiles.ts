@@ -13,7 +13,10 @@ export function readText(rawDir: string, rel: string): string {
 
 /** JSON Lines: one JSON value per non-blank line. */
 export function readJsonLines<T>(rawDir: string, rel: string): T[] {
-  return readText(rawDir, rel).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+  return readText(rawDir, rel)
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
 }
 
 export function readJson<T>(rawDir: string, rel: string): T {
@@ -24,5 +27,9 @@ export function readJson<T>(rawDir: string, rel: string): T {
 export function listFiles(rawDir: string, rel: string, suffix: string): string[] {
   const dir = path.join(rawDir, rel);
   if (!fs.existsSync(dir)) throw new Error(`raw data directory not found: ${dir}`);
-  return fs.readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => path.join(rel, f));
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => path.join(rel, f));
 }

@@ -24,12 +24,20 @@ export function renderReport(r: PipelineResult): string {
   L.push(`| label entries | ${entries} |`);
   L.push(`| barcodes | ${products.reduce((s, p) => s + p.barcodes.length, 0)} |`, '');
   L.push('## Products per source', '');
-  L.push('| source | rows read | kept | duplicates dropped | kept without a list (of which run-together lists left out) | label entries | joined to CosIng | join rate |', '|---|---|---|---|---|---|---|---|');
+  L.push(
+    '| source | rows read | kept | duplicates dropped | kept without a list (of which run-together lists left out) | label entries | joined to CosIng | join rate |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const [src, s] of Object.entries(stats.perSource)) {
-    L.push(`| ${src} | ${s.read} | ${s.kept} | ${s.duplicates} | ${s.withoutList} (${s.runTogether}) | ${s.entries} | ${s.joined} | ${pct(s.joined, s.entries)} |`);
+    L.push(
+      `| ${src} | ${s.read} | ${s.kept} | ${s.duplicates} | ${s.withoutList} (${s.runTogether}) | ${s.entries} | ${s.joined} | ${pct(s.joined, s.entries)} |`,
+    );
   }
   L.push(`| **all** | | ${products.length} | | | ${entries} | ${joined} | **${pct(joined, entries)}** |`, '');
-  L.push(`Joined by: exact INCI name ${stats.joinedVia.exact}, tolerant match ${stats.joinedVia.tolerant}, curated alias ${stats.joinedVia.alias}, source synonym ${stats.joinedVia.synonym}.`, '');
+  L.push(
+    `Joined by: exact INCI name ${stats.joinedVia.exact}, tolerant match ${stats.joinedVia.tolerant}, curated alias ${stats.joinedVia.alias}, source synonym ${stats.joinedVia.synonym}.`,
+    '',
+  );
   L.push('## Null rates', '');
   L.push('| field | null here | spec states |', '|---|---|---|');
   const P = products.length;
@@ -45,7 +53,9 @@ export function renderReport(r: PipelineResult): string {
   L.push(`| ingredient.rating | ${inn((i) => i.rating)} | about 97.5 % |`);
   L.push(`| ingredient.irritancy | ${inn((i) => i.irritancy)} | about 99 % |`);
   L.push(`| ingredient.comedogenicity | ${inn((i) => i.comedogenicity)} | about 99 % |`);
-  L.push(`| ingredient.functions (empty) | ${pct(ingredients.filter((i) => i.functions.length === 0).length, I)} | about 51 % |`);
+  L.push(
+    `| ingredient.functions (empty) | ${pct(ingredients.filter((i) => i.functions.length === 0).length, I)} | about 51 % |`,
+  );
   L.push(`| ingredient.cas_number | ${inn((i) => i.cas_number)} | – |`);
   L.push(`| ingredient.ec_number | ${inn((i) => i.ec_number)} | – |`);
   L.push(`| ingredient.ph_eur_name | ${inn((i) => i.ph_eur_name)} | – |`);
@@ -55,7 +65,10 @@ export function renderReport(r: PipelineResult): string {
   L.push('## Ingredient tags and ratings', '');
   L.push('| value | ingredients | products containing one |', '|---|---|---|');
   const byId = new Map(ingredients.map((i) => [i.id, i]));
-  for (const [field, values] of [['category', ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones']], ['rating', ['direct actives', 'supporting actives', 'sensitizers']]] as const) {
+  for (const [field, values] of [
+    ['category', ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones']],
+    ['rating', ['direct actives', 'supporting actives', 'sensitizers']],
+  ] as const) {
     for (const v of values) {
       const n = ingredients.filter((i) => i[field] === v).length;
       const np = products.filter((p) => p.ingredients.some((e) => byId.get(e.id)?.[field] === v)).length;
@@ -69,14 +82,21 @@ export function renderReport(r: PipelineResult): string {
   for (const [n, c] of stats.unmatched.slice(0, 40)) L.push(`| ${n.replace(/\|/g, '\\|')} | ${c} |`);
   L.push('');
   if (stats.mergedDuplicateNames.length > 0) {
-    L.push('## CosIng names merged', '', 'Duplicate INCI names (ignoring case) became one ingredient from the most recently updated record, with the functions, CAS and EC numbers of all records:', '');
+    L.push(
+      '## CosIng names merged',
+      '',
+      'Duplicate INCI names (ignoring case) became one ingredient from the most recently updated record, with the functions, CAS and EC numbers of all records:',
+      '',
+    );
     for (const n of stats.mergedDuplicateNames) L.push(`- ${n}`);
     L.push('');
   }
   if (stats.unknownAliasTargets.length > 0 || stats.editorialNamesMissing.length > 0) {
     L.push('## Curation warnings', '');
-    if (stats.unknownAliasTargets.length > 0) L.push(`Alias targets not in CosIng (unused): ${stats.unknownAliasTargets.join(', ')}`, '');
-    if (stats.editorialNamesMissing.length > 0) L.push(`Annex names not in CosIng (no rating or tag applied): ${stats.editorialNamesMissing.join(', ')}`, '');
+    if (stats.unknownAliasTargets.length > 0)
+      L.push(`Alias targets not in CosIng (unused): ${stats.unknownAliasTargets.join(', ')}`, '');
+    if (stats.editorialNamesMissing.length > 0)
+      L.push(`Annex names not in CosIng (no rating or tag applied): ${stats.editorialNamesMissing.join(', ')}`, '');
   }
   return L.join('\n');
 }

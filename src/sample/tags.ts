@@ -35,8 +35,13 @@ export function freeFromTag(inci: string, cosingFunctions: readonly string[], li
   const n = inci.toUpperCase();
   const member = (cls: string) => lists.curls.get(cls)?.has(n) === true;
   if (n.includes('PARABEN') || member('parabens')) return 'parabens';
-  if (!SULFATE_EXCLUSIONS.test(n) && ((SULFATE_WORD.test(n) && cosingFunctions.some((f) => SURFACTANT_FUNCTION.test(f))) || member('sulfates'))) return 'sulfates';
-  const silCurls = member('non_water_soluble_silicones') || member('water_soluble_silicones') || member('evaporative_silicones');
+  if (
+    !SULFATE_EXCLUSIONS.test(n) &&
+    ((SULFATE_WORD.test(n) && cosingFunctions.some((f) => SURFACTANT_FUNCTION.test(f))) || member('sulfates'))
+  )
+    return 'sulfates';
+  const silCurls =
+    member('non_water_soluble_silicones') || member('water_soluble_silicones') || member('evaporative_silicones');
   if (!SILICONE_EXCLUSIONS.test(n) && (SILICONE_STEMS.test(n) || silCurls)) return 'silicones';
   if (DRYING_ALCOHOLS.has(n) || DRYING_ALCOHOL_PREFIX.test(n)) return 'drying_alcohol';
   if (FRAGRANCE_NAMES.has(n) || (lists.allergens.has(n) && !NOT_FRAGRANCE_ALLERGENS.has(n))) return 'fragrance';

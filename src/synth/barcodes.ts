@@ -9,7 +9,11 @@ import { checkDigit } from '../source/barcodes';
 const MULT = 7919; // prime, so n -> n * MULT mod 10^k (or 9 * 10^k) is a bijection
 
 /** A brand's numbering: its GS1 prefixes (or 'upc'), [company prefix, item offset] used so far, and items issued. */
-export interface Numbering { scheme: string[] | 'upc'; companies: Array<[string, number]>; issued: number }
+export interface Numbering {
+  scheme: string[] | 'upc';
+  companies: Array<[string, number]>;
+  issued: number;
+}
 
 export class BarcodeAllocator {
   private readonly perPrefix = new Map<string, { next: number; offset: number }>();
@@ -25,7 +29,8 @@ export class BarcodeAllocator {
     if (n.scheme === 'upc') return this.nextUpc(rng, n);
     if (allowEan8 && this.ean8Issued < 9_000_000 && rng.chance(0.08)) return this.nextEan8(rng);
     const capacity = 10_000;
-    if (n.issued === n.companies.length * capacity) n.companies.push([this.newEanCompany(rng, n.scheme), rng.int(capacity)]);
+    if (n.issued === n.companies.length * capacity)
+      n.companies.push([this.newEanCompany(rng, n.scheme), rng.int(capacity)]);
     const [company, offset] = n.companies[Math.floor(n.issued / capacity)];
     const item = String(((n.issued % capacity) * MULT + offset) % capacity).padStart(4, '0');
     n.issued++;

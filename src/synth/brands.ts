@@ -18,7 +18,13 @@ export interface Brand {
 }
 
 export const CATEGORY_MIX = new Choice<string>([
-  ['skincare', 52], ['makeup', 18], ['haircare', 11], ['body/bath', 10], ['suncare', 4], ['fragrance', 3.5], ['other', 1.5],
+  ['skincare', 52],
+  ['makeup', 18],
+  ['haircare', 11],
+  ['body/bath', 10],
+  ['suncare', 4],
+  ['fragrance', 3.5],
+  ['other', 1.5],
 ]);
 const COUNTRY = new Choice(V.COUNTRIES.map((c) => [c, c[1]] as const));
 
@@ -39,14 +45,28 @@ export function buildBrands(rng: Rng, count: number, codes: BarcodeAllocator): B
     taken.add(brandKey(name));
     const lines: string[] = [];
     for (let i = rng.int(6); i > 0; i--) lines.push(lineName(rng));
-    out.push({ name, json: JSON.stringify(name), country, main: CATEGORY_MIX.draw(rng), lines, codes: codes.numbering(scheme) });
+    out.push({
+      name,
+      json: JSON.stringify(name),
+      country,
+      main: CATEGORY_MIX.draw(rng),
+      lines,
+      codes: codes.numbering(scheme),
+    });
   }
   return out;
 }
 
 /** The brand used for products whose brand is unknown: in-store (restricted) GS1 numbers. */
 export function privateLabel(codes: BarcodeAllocator): Brand {
-  return { name: null, json: 'null', country: null, main: 'skincare', lines: [], codes: codes.numbering(['200', '210', '250', '290']) };
+  return {
+    name: null,
+    json: 'null',
+    country: null,
+    main: 'skincare',
+    lines: [],
+    codes: codes.numbering(['200', '210', '250', '290']),
+  };
 }
 
 function cap(word: string): string {
@@ -62,7 +82,16 @@ function brandName(rng: Rng, french: boolean): string {
     const a = rng.pick(V.FRENCH);
     const b = rng.pick(V.FRENCH);
     const r = rng.next();
-    const base = r < 0.3 ? `${a} ${b}` : r < 0.5 ? `Maison ${b}` : r < 0.7 && /^[AEIOUÉÈÎ]/.test(a) ? `L'${a}` : r < 0.85 ? `${a} ${/^[AEIOUÉÈÎ]/.test(b) ? `d'${b}` : `de ${b}`}` : invented(rng).replace(/e$/, 'é');
+    const base =
+      r < 0.3
+        ? `${a} ${b}`
+        : r < 0.5
+          ? `Maison ${b}`
+          : r < 0.7 && /^[AEIOUÉÈÎ]/.test(a)
+            ? `L'${a}`
+            : r < 0.85
+              ? `${a} ${/^[AEIOUÉÈÎ]/.test(b) ? `d'${b}` : `de ${b}`}`
+              : invented(rng).replace(/e$/, 'é');
     return rng.chance(0.3) ? `${base} Paris` : base;
   }
   const r = rng.next();

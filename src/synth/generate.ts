@@ -31,7 +31,8 @@ export async function generateCatalogue(opts: GenerateOptions): Promise<Generate
   const products = opts.products ?? DEFAULTS.products;
   const ingredients = opts.ingredients ?? DEFAULTS.ingredients;
   const seed = String(opts.seed ?? DEFAULTS.seed);
-  if (!Number.isInteger(products) || products < 0) throw new Error(`products must be a non-negative integer, got ${products}`);
+  if (!Number.isInteger(products) || products < 0)
+    throw new Error(`products must be a non-negative integer, got ${products}`);
   const dict = buildDictionary(seed, ingredients);
   fs.mkdirSync(opts.outDir, { recursive: true });
   const ext = opts.gzip ? '.jsonl.gz' : '.jsonl';

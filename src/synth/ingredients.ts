@@ -9,7 +9,13 @@ import { STAPLES, TAGGED, type KnownIngredient, type Rating } from './known-ingr
 import { inventTagged, inventUntagged, type Invented } from './ingredient-families';
 
 /** Target shares of non-null values among all ingredients (api-spec 2.4). */
-export const INGREDIENT_RATES = { rating: 0.025, irritancy: 0.01, comedogenicity: 0.01, functions: 0.49, category: 0.025 };
+export const INGREDIENT_RATES = {
+  rating: 0.025,
+  irritancy: 0.01,
+  comedogenicity: 0.01,
+  functions: 0.49,
+  category: 0.025,
+};
 export const MIN_INGREDIENTS = 200;
 
 export interface DictIngredient {
@@ -33,13 +39,34 @@ export interface Dictionary {
 }
 
 const TAG_SHARE = new Choice<IngredientCategory>([
-  ['fragrance', 45], ['silicones', 30], ['sulfates', 12], ['drying_alcohol', 6], ['parabens', 7],
+  ['fragrance', 45],
+  ['silicones', 30],
+  ['sulfates', 12],
+  ['drying_alcohol', 6],
+  ['parabens', 7],
 ]);
-const RATING = new Choice<Rating>([['direct actives', 35], ['supporting actives', 45], ['sensitizers', 20]]);
-const EXTRA_FUNCTIONS = ['skin conditioning', 'emollient', 'humectant', 'antioxidant', 'masking', 'viscosity controlling', 'smoothing', 'soothing', 'refatting', 'abrasive', 'absorbent'];
+const RATING = new Choice<Rating>([
+  ['direct actives', 35],
+  ['supporting actives', 45],
+  ['sensitizers', 20],
+]);
+const EXTRA_FUNCTIONS = [
+  'skin conditioning',
+  'emollient',
+  'humectant',
+  'antioxidant',
+  'masking',
+  'viscosity controlling',
+  'smoothing',
+  'soothing',
+  'refatting',
+  'abrasive',
+  'absorbent',
+];
 
 export function buildDictionary(seed: string, count: number): Dictionary {
-  if (!Number.isInteger(count) || count < MIN_INGREDIENTS) throw new Error(`ingredients must be an integer >= ${MIN_INGREDIENTS}, got ${count}`);
+  if (!Number.isInteger(count) || count < MIN_INGREDIENTS)
+    throw new Error(`ingredients must be an integer >= ${MIN_INGREDIENTS}, got ${count}`);
   const rng = new Rng(seed, 'ingredients');
   const taken = new Set<string>();
   const claim = (name: string) => {
@@ -89,37 +116,69 @@ export function buildDictionary(seed: string, count: number): Dictionary {
   const pCom = share(INGREDIENT_RATES.comedogenicity, known.filter((k) => k.comedogenicity).length);
   const pFun = share(INGREDIENT_RATES.functions, known.length);
 
-  const dict: Dictionary = { all: [], staples: [], tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] }, pool: [] };
+  const dict: Dictionary = {
+    all: [],
+    staples: [],
+    tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] },
+    pool: [],
+  };
   const add = (record: SourceIngredient, pos: number, variants: string[]) => {
     const index = dict.all.length;
-    const labels = [JSON.stringify(record.name), JSON.stringify(record.name.toUpperCase()), ...variants.map((v) => JSON.stringify(v))];
+    const labels = [
+      JSON.stringify(record.name),
+      JSON.stringify(record.name.toUpperCase()),
+      ...variants.map((v) => JSON.stringify(v)),
+    ];
     dict.all.push({ record, pos, entryHead: `{"id":"${record.id}","label_name":`, labels });
     if (record.category) dict.tagged[record.category].push(index);
     return index;
   };
   for (const k of known) {
-    const index = add({
-      id: rng.uuid(), name: k.name, rating: k.rating ?? null, irritancy: k.irritancy ?? null, comedogenicity: k.comedogenicity ?? null,
-      functions: k.functions, cas_number: k.cas ?? null, ec_number: k.ec ?? null, ph_eur_name: k.phEur ?? null,
-      iupac_name: k.iupac ?? null, other_names: k.other ?? null, category: k.category ?? null,
-    }, k.pos, k.variants ?? []);
+    const index = add(
+      {
+        id: rng.uuid(),
+        name: k.name,
+        rating: k.rating ?? null,
+        irritancy: k.irritancy ?? null,
+        comedogenicity: k.comedogenicity ?? null,
+        functions: k.functions,
+        cas_number: k.cas ?? null,
+        ec_number: k.ec ?? null,
+        ph_eur_name: k.phEur ?? null,
+        iupac_name: k.iupac ?? null,
+        other_names: k.other ?? null,
+        category: k.category ?? null,
+      },
+      k.pos,
+      k.variants ?? [],
+    );
     if (k.share !== undefined) dict.staples.push({ index, share: k.share, boost: k.boost ?? [] });
   }
   const poolRank: Array<[number, number]> = [];
   for (const { inv, category } of invented) {
-    const rating = rng.chance(pRating) ? (category === 'fragrance' && rng.chance(0.7) ? 'sensitizers' : RATING.draw(rng)) : null;
-    const index = add({
-      id: rng.uuid(), name: inv.name, rating,
-      irritancy: rng.chance(pIrr) ? scale(rng) : null,
-      comedogenicity: rng.chance(pCom) ? scale(rng) : null,
-      functions: rng.chance(pFun) ? functions(rng, inv.functions) : [],
-      cas_number: rng.chance(0.35) ? casNumber(rng) : null,
-      ec_number: rng.chance(0.25) ? ecNumber(rng) : null,
-      ph_eur_name: inv.phEur && rng.chance(0.05) ? inv.phEur : null,
-      iupac_name: inv.iupac && rng.chance(0.6) ? inv.iupac : null,
-      other_names: inv.other && rng.chance(0.5) ? inv.other : null,
-      category,
-    }, inv.pos, inv.variant ? [inv.variant] : []);
+    const rating = rng.chance(pRating)
+      ? category === 'fragrance' && rng.chance(0.7)
+        ? 'sensitizers'
+        : RATING.draw(rng)
+      : null;
+    const index = add(
+      {
+        id: rng.uuid(),
+        name: inv.name,
+        rating,
+        irritancy: rng.chance(pIrr) ? scale(rng) : null,
+        comedogenicity: rng.chance(pCom) ? scale(rng) : null,
+        functions: rng.chance(pFun) ? functions(rng, inv.functions) : [],
+        cas_number: rng.chance(0.35) ? casNumber(rng) : null,
+        ec_number: rng.chance(0.25) ? ecNumber(rng) : null,
+        ph_eur_name: inv.phEur && rng.chance(0.05) ? inv.phEur : null,
+        iupac_name: inv.iupac && rng.chance(0.6) ? inv.iupac : null,
+        other_names: inv.other && rng.chance(0.5) ? inv.other : null,
+        category,
+      },
+      inv.pos,
+      inv.variant ? [inv.variant] : [],
+    );
     if (!category) poolRank.push([index, rng.next() * Math.pow(inv.rarity ?? 1, 3)]);
   }
   dict.pool = poolRank.sort((a, b) => a[1] - b[1]).map((p) => p[0]);

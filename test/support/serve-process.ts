@@ -12,9 +12,22 @@ import { writeSource } from './source';
 
 const BIN = path.join(__dirname, '..', '..', '..', 'bin', 'catalogue.js');
 
-export const LOAD_PLAN = { name: 'load', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true };
+export const LOAD_PLAN = {
+  name: 'load',
+  trial: null,
+  monthlyIncluded: null,
+  monthlyCeiling: null,
+  ratePerSecond: null,
+  barcode: true,
+};
 
-export interface OpsDir { dir: string; store: string; plans: string; key: string; cleanup(): void }
+export interface OpsDir {
+  dir: string;
+  store: string;
+  plans: string;
+  key: string;
+  cleanup(): void;
+}
 
 /** A temp dir with an access store, a plans file with LOAD_PLAN and a key on it. */
 export async function opsDir(): Promise<OpsDir> {
@@ -29,9 +42,13 @@ export async function opsDir(): Promise<OpsDir> {
 }
 
 /** Builds the fixture catalogue, or a variant: names suffixed, the last `drop` products left out. */
-export async function buildVariant(file: string, v: { builtAt: string; suffix?: string; drop?: number }): Promise<{ products: number }> {
+export async function buildVariant(
+  file: string,
+  v: { builtAt: string; suffix?: string; drop?: number },
+): Promise<{ products: number }> {
   const src = file + '.source';
-  const kept = products.slice(0, products.length - (v.drop ?? 0))
+  const kept = products
+    .slice(0, products.length - (v.drop ?? 0))
     .map((p) => (v.suffix && p.name ? { ...p, name: p.name + v.suffix } : p));
   writeSource(src, { ingredients, products: kept });
   await buildCatalogue({ sourceDir: src, outFile: file, builtAt: v.builtAt });
@@ -53,7 +70,10 @@ export interface ServeProcess {
 
 /** Starts `catalogue serve ARGS --port 0`; resolves once it prints its "serving" line. */
 export function serveProcess(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const logs: string[] = [];
   const waiters: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
   let buf = '';
@@ -64,10 +84,16 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
       logs.push(line);
-      for (const w of waiters.slice()) if (w.test(line)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(line); }
+      for (const w of waiters.slice())
+        if (w.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -75,11 +101,17 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
       const m = /at (http:\/\/\S+?)(?:, metrics at (http:\/\/\S+))?\n/.exec(out);
       if (m) {
         resolve({
-          child, url: m[1], metricsUrl: m[2], logs, exited,
-          waitForLog: (test) => new Promise((res) => {
-            const hit = logs.find(test);
-            if (hit !== undefined) res(hit); else waiters.push({ test, resolve: res });
-          }),
+          child,
+          url: m[1],
+          metricsUrl: m[2],
+          logs,
+          exited,
+          waitForLog: (test) =>
+            new Promise((res) => {
+              const hit = logs.find(test);
+              if (hit !== undefined) res(hit);
+              else waiters.push({ test, resolve: res });
+            }),
           stop: async () => {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
             await exited;

@@ -30,7 +30,11 @@ export async function startTestServer(logger: Logger = pino({ level: 'silent' })
   await admin.close();
   const server = await startServer({ catalogue: file, host: '127.0.0.1', port: 0, access: store, logger });
   return {
-    url: server.url, keys, server, store, dir,
+    url: server.url,
+    keys,
+    server,
+    store,
+    dir,
     get: (p, headers = { 'x-api-key': keys.pro.key }) => fetch(server.url + p, { headers }),
     close: async () => {
       await server.close();

@@ -5,12 +5,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import type { SourceIngredient as IngredientSource, SourceProductEntry as ProductEntrySource, SourceProduct as ProductSource } from '../../src/source/records';
+import type {
+  SourceIngredient as IngredientSource,
+  SourceProductEntry as ProductEntrySource,
+  SourceProduct as ProductSource,
+} from '../../src/source/records';
 
 export type SourceLine = object | string;
 /** Overrides for a factory: any field, of any type (tests write bad lines too). */
 export type Overrides<T> = { [K in keyof T]?: unknown } & Record<string, unknown>;
-export interface SourceOptions { gzip?: boolean; crlf?: boolean }
+export interface SourceOptions {
+  gzip?: boolean;
+  crlf?: boolean;
+}
 
 /** Writes DIR/ingredients.jsonl and DIR/products.jsonl (.gz with gzip); creates DIR. */
 export function writeSource(
@@ -40,17 +47,34 @@ export function uuid(n: number, prefix = 'a'): string {
 /** A valid ingredients.jsonl line; fields may be overridden. */
 export function ingredient(n: number, over: Overrides<IngredientSource> = {}): IngredientSource {
   return <IngredientSource>{
-    id: uuid(n, 'a'), name: `Ingredient ${n}`, rating: null, irritancy: null, comedogenicity: null,
-    functions: [], cas_number: null, ec_number: null, ph_eur_name: null, iupac_name: null,
-    other_names: null, category: null, ...over,
+    id: uuid(n, 'a'),
+    name: `Ingredient ${n}`,
+    rating: null,
+    irritancy: null,
+    comedogenicity: null,
+    functions: [],
+    cas_number: null,
+    ec_number: null,
+    ph_eur_name: null,
+    iupac_name: null,
+    other_names: null,
+    category: null,
+    ...over,
   };
 }
 
 /** A valid products.jsonl line; fields may be overridden. */
 export function product(n: number, over: Overrides<ProductSource> = {}): ProductSource {
   return <ProductSource>{
-    id: uuid(n, 'b'), brand: `Brand ${n}`, name: `Product ${n}`, category: 'skincare', origin: null,
-    image_url: null, barcodes: [], ingredients: [], ...over,
+    id: uuid(n, 'b'),
+    brand: `Brand ${n}`,
+    name: `Product ${n}`,
+    category: 'skincare',
+    origin: null,
+    image_url: null,
+    barcodes: [],
+    ingredients: [],
+    ...over,
   };
 }
 

@@ -7,41 +7,75 @@ import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../source/rec
 import { FREE_PARAM } from '../../catalogue/filter-index';
 import { UUID_PATTERN } from '../../shared/text';
 
-const TrueFalse = (tag: string) => Type.Unsafe<string>({ type: 'string', enum: ['true', 'false'], description: `true keeps only products without ${tag}.` });
+const TrueFalse = (tag: string) =>
+  Type.Unsafe<string>({
+    type: 'string',
+    enum: ['true', 'false'],
+    description: `true keeps only products without ${tag}.`,
+  });
 const uuid = UUID_PATTERN.slice(1, -1);
 
 const Query = Type.Object({
-  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive stored category.' })),
-  brand: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-unicode-pattern': LETTER_OR_DIGIT, 'x-message': 'contains no letters or digits', description: 'Case, accents, punctuation and spaces are ignored.' })),
-  origin: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive country of origin.' })),
+  category: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive stored category.' }),
+  ),
+  brand: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      'x-unicode-pattern': LETTER_OR_DIGIT,
+      'x-message': 'contains no letters or digits',
+      description: 'Case, accents, punctuation and spaces are ignored.',
+    }),
+  ),
+  origin: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive country of origin.' }),
+  ),
   fragrance_free: Type.Optional(TrueFalse('fragrance')),
   alcohol_free: Type.Optional(TrueFalse('drying alcohol')),
   paraben_free: Type.Optional(TrueFalse('parabens')),
   sulfate_free: Type.Optional(TrueFalse('sulfates')),
   silicone_free: Type.Optional(TrueFalse('silicones')),
   has_ingredient: Type.Optional(Uuid('Keeps products containing this ingredient.')),
-  excludes_ingredient: Type.Optional(Type.String({
-    pattern: `^${uuid}(,${uuid}){0,9}$`, 'x-message': 'must be 1 to 10 comma-separated ingredient uuids with no spaces',
-    description: '1 to 10 comma-separated ingredient ids; keeps products containing none of them.',
-  })),
+  excludes_ingredient: Type.Optional(
+    Type.String({
+      pattern: `^${uuid}(,${uuid}){0,9}$`,
+      'x-message': 'must be 1 to 10 comma-separated ingredient uuids with no spaces',
+      description: '1 to 10 comma-separated ingredient ids; keeps products containing none of them.',
+    }),
+  ),
   page: Type.Optional(Page),
 });
-type Query = Partial<Record<'category' | 'brand' | 'origin' | 'has_ingredient' | 'excludes_ingredient', string>> & Record<string, string> & { page: number };
+type Query = Partial<Record<'category' | 'brand' | 'origin' | 'has_ingredient' | 'excludes_ingredient', string>> &
+  Record<string, string> & { page: number };
 
 export function filterProducts(app: FastifyInstance): void {
-  app.get<{ Querystring: Query }>('/v1/products', {
-    schema: {
-      operationId: 'filterProducts', summary: 'Filter products', tags: ['products'], querystring: Query,
-      response: { 200: ListOf(ProductSummary, false), ...errors(400, 402, 403, 429, 503) },
+  app.get<{ Querystring: Query }>(
+    '/v1/products',
+    {
+      schema: {
+        operationId: 'filterProducts',
+        summary: 'Filter products',
+        tags: ['products'],
+        querystring: Query,
+        response: { 200: ListOf(ProductSummary, false), ...errors(400, 402, 403, 429, 503) },
+      },
     },
-  }, (req, reply) => {
-    const q = req.query;
-    const freeOf = INGREDIENT_CATEGORIES.filter((c: IngredientCategory) => q[FREE_PARAM[c]] === 'true');
-    const page = app.catalogue().filterProducts({
-      category: q.category, brand: q.brand, origin: q.origin, freeOf,
-      hasIngredient: q.has_ingredient?.toLowerCase(),
-      excludesIngredients: q.excludes_ingredient ? q.excludes_ingredient.toLowerCase().split(',') : [],
-    }, q.page);
-    return reply.type(JSON_TYPE).send(page);
-  });
+    (req, reply) => {
+      const q = req.query;
+      const freeOf = INGREDIENT_CATEGORIES.filter((c: IngredientCategory) => q[FREE_PARAM[c]] === 'true');
+      const page = app.catalogue().filterProducts(
+        {
+          category: q.category,
+          brand: q.brand,
+          origin: q.origin,
+          freeOf,
+          hasIngredient: q.has_ingredient?.toLowerCase(),
+          excludesIngredients: q.excludes_ingredient ? q.excludes_ingredient.toLowerCase().split(',') : [],
+        },
+        q.page,
+      );
+      return reply.type(JSON_TYPE).send(page);
+    },
+  );
 }

@@ -8,19 +8,31 @@ import { ApiError } from '../../shared/errors';
 import { BARCODE_PATTERN } from '../../shared/text';
 
 const Params = Type.Object({
-  barcode: Type.String({ pattern: BARCODE_PATTERN, description: 'GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional.', 'x-message': 'must be 8 to 14 digits with no spaces or separators' }),
+  barcode: Type.String({
+    pattern: BARCODE_PATTERN,
+    description: 'GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional.',
+    'x-message': 'must be 8 to 14 digits with no spaces or separators',
+  }),
 });
 
 export function getProductByBarcode(app: FastifyInstance): void {
-  app.get<{ Params: { barcode: string } }>('/v1/products/barcode/:barcode', {
-    config: { barcode: true },
-    schema: {
-      operationId: 'getProductByBarcode', summary: 'Fetch a product by barcode (barcode-enabled plans)', tags: ['products'], params: Params, querystring: Type.Object({}),
-      response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+  app.get<{ Params: { barcode: string } }>(
+    '/v1/products/barcode/:barcode',
+    {
+      config: { barcode: true },
+      schema: {
+        operationId: 'getProductByBarcode',
+        summary: 'Fetch a product by barcode (barcode-enabled plans)',
+        tags: ['products'],
+        params: Params,
+        querystring: Type.Object({}),
+        response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+      },
     },
-  }, (req, reply) => {
-    const product = app.catalogue().productByBarcode(req.params.barcode);
-    if (product === null) throw new ApiError('not_found', `No product with barcode ${req.params.barcode}`);
-    return reply.type(JSON_TYPE).send(product);
-  });
+    (req, reply) => {
+      const product = app.catalogue().productByBarcode(req.params.barcode);
+      if (product === null) throw new ApiError('not_found', `No product with barcode ${req.params.barcode}`);
+      return reply.type(JSON_TYPE).send(product);
+    },
+  );
 }

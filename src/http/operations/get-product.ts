@@ -10,18 +10,30 @@ import { isBarcode } from '../../shared/text';
 const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.') });
 
 export function getProduct(app: FastifyInstance): void {
-  app.get<{ Params: { id: string } }>('/v1/products/:id', {
-    schema: {
-      operationId: 'getProduct', summary: 'Fetch one product with its full ingredient list', tags: ['products'], params: Params, querystring: Type.Object({}),
-      response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+  app.get<{ Params: { id: string } }>(
+    '/v1/products/:id',
+    {
+      schema: {
+        operationId: 'getProduct',
+        summary: 'Fetch one product with its full ingredient list',
+        tags: ['products'],
+        params: Params,
+        querystring: Type.Object({}),
+        response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+      },
+      preValidation: async (req) => {
+        const { id } = req.params;
+        if (isBarcode(id))
+          throw new ApiError(
+            'bad_request',
+            `id must be a uuid; ${id} looks like a barcode: use GET /v1/products/barcode/${id}`,
+          );
+      },
     },
-    preValidation: async (req) => {
-      const { id } = req.params;
-      if (isBarcode(id)) throw new ApiError('bad_request', `id must be a uuid; ${id} looks like a barcode: use GET /v1/products/barcode/${id}`);
+    (req, reply) => {
+      const product = app.catalogue().product(req.params.id.toLowerCase());
+      if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
+      return reply.type(JSON_TYPE).send(product);
     },
-  }, (req, reply) => {
-    const product = app.catalogue().product(req.params.id.toLowerCase());
-    if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
-    return reply.type(JSON_TYPE).send(product);
-  });
+  );
 }

@@ -4,10 +4,23 @@ import { Health } from '../schemas';
 import { JSON_TYPE } from '../json';
 
 export function health(app: FastifyInstance): void {
-  app.get('/health', {
-    schema: { operationId: 'getHealth', summary: 'Service health and catalogue build information', tags: ['service'], security: [], response: {
-      200: Health,
-      431: { type: 'null', description: 'Request headers over 16 KiB; answered by the HTTP layer before the service, with no body.' },
-    } },
-  }, (_req, reply) => reply.type(JSON_TYPE).send(app.catalogue().healthJson));
+  app.get(
+    '/health',
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Service health and catalogue build information',
+        tags: ['service'],
+        security: [],
+        response: {
+          200: Health,
+          431: {
+            type: 'null',
+            description: 'Request headers over 16 KiB; answered by the HTTP layer before the service, with no body.',
+          },
+        },
+      },
+    },
+    (_req, reply) => reply.type(JSON_TYPE).send(app.catalogue().healthJson),
+  );
 }

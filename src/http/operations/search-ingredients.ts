@@ -8,10 +8,18 @@ import { searchWords } from '../../shared/text';
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
 
 export function searchIngredients(app: FastifyInstance): void {
-  app.get<{ Querystring: { q: string; page: number } }>('/v1/ingredients/search', {
-    schema: {
-      operationId: 'searchIngredients', summary: 'Search ingredients by name and synonyms', tags: ['ingredients'], querystring: Query,
-      response: { 200: ListOf(IngredientSearchItem, true), ...errors(400, 402, 403, 429, 503) },
+  app.get<{ Querystring: { q: string; page: number } }>(
+    '/v1/ingredients/search',
+    {
+      schema: {
+        operationId: 'searchIngredients',
+        summary: 'Search ingredients by name and synonyms',
+        tags: ['ingredients'],
+        querystring: Query,
+        response: { 200: ListOf(IngredientSearchItem, true), ...errors(400, 402, 403, 429, 503) },
+      },
     },
-  }, (req, reply) => reply.type(JSON_TYPE).send(app.catalogue().searchIngredients(searchWords(req.query.q), req.query.page)));
+    (req, reply) =>
+      reply.type(JSON_TYPE).send(app.catalogue().searchIngredients(searchWords(req.query.q), req.query.page)),
+  );
 }

@@ -8,10 +8,18 @@ import { searchWords } from '../../shared/text';
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
 
 export function searchProducts(app: FastifyInstance): void {
-  app.get<{ Querystring: { q: string; page: number } }>('/v1/products/search', {
-    schema: {
-      operationId: 'searchProducts', summary: 'Search products by brand and name', tags: ['products'], querystring: Query,
-      response: { 200: ListOf(ProductSummary, true), ...errors(400, 402, 403, 429, 503) },
+  app.get<{ Querystring: { q: string; page: number } }>(
+    '/v1/products/search',
+    {
+      schema: {
+        operationId: 'searchProducts',
+        summary: 'Search products by brand and name',
+        tags: ['products'],
+        querystring: Query,
+        response: { 200: ListOf(ProductSummary, true), ...errors(400, 402, 403, 429, 503) },
+      },
     },
-  }, (req, reply) => reply.type(JSON_TYPE).send(app.catalogue().searchProducts(searchWords(req.query.q), req.query.page)));
+    (req, reply) =>
+      reply.type(JSON_TYPE).send(app.catalogue().searchProducts(searchWords(req.query.q), req.query.page)),
+  );
 }
