@@ -82,15 +82,15 @@ export function fromKaggle(
   kgBrands: ReadonlyMap<string, string>,
   brandKeyOf: (b: string) => string,
 ): ProductRecord {
-  const brand = nonEmpty(p.brand);
-  return {
-    source: 'sephora-kaggle',
-    brand: brand === null ? null : (kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand),
-    name: nonEmpty(p.name),
-    category: kaggleCategory(p.label),
-    imageUrl: null,
-    labels: entriesOf(p.ingredientsText),
-  };
+  return sephoraRecord(
+    'sephora-kaggle',
+    p.brand,
+    p.name,
+    kaggleCategory(p.label),
+    p.ingredientsText,
+    kgBrands,
+    brandKeyOf,
+  );
 }
 
 export function fromCurls(p: CurlsProduct): ProductRecord {
@@ -109,14 +109,28 @@ export function fromSephoraInfo(
   kgBrands: ReadonlyMap<string, string>,
   brandKeyOf: (b: string) => string,
 ): ProductRecord {
-  const brand = nonEmpty(p.brand);
+  const category = sephoraInfoCategory(p.primaryCategory, p.secondaryCategory);
+  return sephoraRecord('sephora-product-info', p.brand, p.name, category, p.ingredientsText, kgBrands, brandKeyOf);
+}
+
+/** A Sephora file's record: brands spelt as the Knowledge-Graph file spells them when it does (`LA MER` → `La Mer`). */
+function sephoraRecord(
+  source: ProductRecord['source'],
+  printedBrand: string,
+  name: string,
+  category: Category | null,
+  text: string,
+  kgBrands: ReadonlyMap<string, string>,
+  brandKeyOf: (b: string) => string,
+): ProductRecord {
+  const brand = nonEmpty(printedBrand);
   return {
-    source: 'sephora-product-info',
+    source,
     brand: brand === null ? null : (kgBrands.get(brandKeyOf(brand)) ?? displayBrand(brand) ?? brand),
-    name: nonEmpty(p.name),
-    category: sephoraInfoCategory(p.primaryCategory, p.secondaryCategory),
+    name: nonEmpty(name),
+    category,
     imageUrl: null,
-    labels: entriesOf(p.ingredientsText),
+    labels: entriesOf(text),
   };
 }
 
