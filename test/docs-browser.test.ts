@@ -21,6 +21,7 @@ const OPERATIONS = [
   'GET /v1/products',
   'GET /v1/products/{id}',
   'GET /v1/products/barcode/{barcode}',
+  'POST /v1/labels/analyze',
   'POST /v1/products/batch',
   'GET /v1/ingredients/search',
   'GET /v1/ingredients/{id}',
