@@ -1,7 +1,9 @@
 // The sample-catalogue pipeline: raw public data in, catalogue source records and
 // a data report out. Guarantees: a pure function of the raw files (no clock, no
-// randomness, no directory-order dependence); every label entry is kept in label
-// order and joined to a CosIng-derived ingredient or to a label-only ingredient.
+// randomness, no directory-order dependence); every label entry of a product's list is
+// kept in label order and joined to a CosIng-derived ingredient or to a label-only
+// ingredient; a list printed without separators (an unjoined entry over 150 characters)
+// is left out whole and counted in the report.
 import { brandKey, phraseKey } from '../shared/text';
 import { compactKey } from '../labels/aliases';
 import { annexNames, fragranceAllergens, readAnnexes } from './annexes';

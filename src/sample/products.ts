@@ -1,4 +1,4 @@
-// Products of the three product sources in one shape: brand, name, category
+// Products of the four product sources in one shape: brand, name, category
 // (one of the seven values or null), image URL and the label entries in order.
 // Guarantees: records keep source order; category mapping per docs/sample-data.md.
 import { KgProduct } from './cosdna';
