@@ -57,6 +57,22 @@ export interface PipelineResult {
 
 /** Product sources in catalogue order. curlsbot products are included (see docs/sample-data.md). */
 export function runPipeline(rawDir: string): PipelineResult {
+  const dictionary = buildDictionary(rawDir);
+  const { kept, perSource } = readProducts(rawDir);
+  const joined = joinProducts(kept, perSource, dictionary);
+  return assemble(dictionary, perSource, joined);
+}
+
+interface Dictionary {
+  cosingRows: number;
+  groups: ReturnType<typeof groupCosing>;
+  joiner: Joiner;
+  ingredientByInci: Map<string, SourceIngredient>;
+  editorial: string[];
+}
+
+/** Stage 1: CosIng grouped into ingredients, enriched from CosDNA, curlsbot, Fulton and the annexes. */
+function buildDictionary(rawDir: string): Dictionary {
   const cosing = readCosing(rawDir);
   const groups = groupCosing(cosing);
   const joiner = new Joiner([...groups.keys()]);
@@ -122,9 +138,14 @@ export function runPipeline(rawDir: string): PipelineResult {
       }),
     );
   }
+  return { cosingRows: cosing.length, groups, joiner, ingredientByInci, editorial: [...allergens, ...uvFilters] };
+}
 
-  // Products, deduplicated across files by brand + name (first occurrence wins; a
-  // duplicate's list fills in a kept product that has none).
+/**
+ * Stage 2: products of every source, deduplicated across files by brand + name (first
+ * occurrence wins; a duplicate fills in a kept product's missing list, image or category).
+ */
+function readProducts(rawDir: string): { kept: Map<string, ProductRecord>; perSource: Record<string, SourceStats> } {
   const images = readKgImages(rawDir);
   const kg = readKgProducts(rawDir);
   const kgBrands = new Map<string, string>();
@@ -175,7 +196,22 @@ export function runPipeline(rawDir: string): PipelineResult {
       st.kept++;
     }
   }
+  return { kept, perSource };
+}
 
+interface Joined {
+  products: SourceProduct[];
+  labelOnly: Map<string, { names: Map<string, number>; id: string }>;
+  unmatched: Map<string, number>;
+  joinedVia: Record<Exclude<JoinHow, 'none'>, number>;
+}
+
+/** Stage 3: every kept product's entries joined, in label order; what joins nothing becomes a label-only ingredient. */
+function joinProducts(
+  kept: ReadonlyMap<string, ProductRecord>,
+  perSource: Record<string, SourceStats>,
+  { joiner, ingredientByInci }: Dictionary,
+): Joined {
   const joinedVia: Record<Exclude<JoinHow, 'none'>, number> = { exact: 0, synonym: 0, alias: 0, tolerant: 0 };
   const labelOnly = new Map<string, { names: Map<string, number>; id: string }>();
   const unmatched = new Map<string, number>();
@@ -216,17 +252,24 @@ export function runPipeline(rawDir: string): PipelineResult {
       ingredients: entries,
     });
   }
+  return { products, labelOnly, unmatched, joinedVia };
+}
 
+/** Stage 4: the ingredient list (CosIng-derived and label-only, sorted by name) and the report's figures. */
+function assemble(
+  { cosingRows, groups, joiner, ingredientByInci, editorial }: Dictionary,
+  perSource: Record<string, SourceStats>,
+  { products, labelOnly, unmatched, joinedVia }: Joined,
+): PipelineResult {
   const ingredients = [...ingredientByInci.values()];
   for (const [k, lo] of labelOnly) ingredients.push(labelOnlyIngredient(k, canonicalLabelName(lo.names)));
   ingredients.sort((a, b) => cmp(a.name.toLowerCase(), b.name.toLowerCase()) || cmp(a.id, b.id));
 
-  const editorial = [...allergens, ...uvFilters];
   return {
     ingredients,
     products,
     stats: {
-      cosingRows: cosing.length,
+      cosingRows,
       cosingIngredients: ingredientByInci.size,
       mergedDuplicateNames: [...groups]
         .filter(([, g]) => g.length > 1)
