@@ -6,9 +6,8 @@
 // then both files are renamed into place; the output always builds (the same product
 // or barcode twice keeps the first and reports the others).
 import * as fs from 'node:fs';
-import * as readline from 'node:readline';
-import * as zlib from 'node:zlib';
 import { LabelKeysBuilder } from '../builder/label-keys';
+import { readLines, type BadLine } from '../builder/source';
 import { compactKey } from '../labels/aliases';
 import { LabelJoiner } from '../labels/joiner';
 import { labelOnlyIngredient, type SourceIngredient } from '../sample/dictionary';
@@ -135,12 +134,11 @@ async function readDictionary(dir: string): Promise<SourceIngredient[]> {
   const plain = `${dir}/ingredients.jsonl`;
   const file = fs.existsSync(plain) ? plain : `${plain}.gz`;
   if (!fs.existsSync(file)) throw new Error(`${plain}(.gz): dictionary not found`);
-  const raw = fs.createReadStream(file);
-  const input = file.endsWith('.gz') ? raw.pipe(zlib.createGunzip()) : raw;
   const out: SourceIngredient[] = [];
-  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
-    if (line.trim() !== '') out.push(JSON.parse(line) as SourceIngredient);
-  }
+  const bad = (b: BadLine) => {
+    throw new Error(`${file}:${b.line}: ${b.problem}`);
+  };
+  for await (const { text } of readLines(file, bad)) out.push(JSON.parse(text) as SourceIngredient);
   return out;
 }
 

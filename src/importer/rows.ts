@@ -1,14 +1,16 @@
 // Reading the rows of an import file, streamed: CSV, TSV (or OBF's tab-separated
 // ".csv") and JSON Lines, each possibly gzip-compressed. Guarantees: rows come in file
 // order with the line they end on; a row that cannot be read (bad JSON, broken
-// quoting) is reported as FILE:LINE and skipped, never fatal; memory stays bounded by
-// one row whatever the file size.
+// quoting; in JSON Lines also invalid UTF-8 or a line over 1 MiB, read as the build reads
+// sources) is reported as FILE:LINE and skipped, never fatal; memory stays bounded by one
+// row whatever the file size.
 import { parse } from 'csv-parse';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
+import { readLines, SourceReadError, type BadLine } from '../builder/source';
 
 export type Format = 'csv' | 'tsv' | 'jsonl';
 export type Row = Readonly<Record<string, unknown>>;
@@ -77,19 +79,22 @@ export async function* readRows(file: string, format: Format, problems: Problem[
 }
 
 async function* jsonLines(file: string, problems: Problem[]): AsyncGenerator<ReadRow> {
-  let line = 0;
-  for await (const text of readline.createInterface({ input: open(file), crlfDelay: Infinity })) {
-    line++;
-    if (text.trim() === '') continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(text);
-    } catch (err) {
-      problems.push({ line, message: `not JSON (${(err as Error).message})` });
-      continue;
+  const bad = (b: BadLine) => problems.push({ line: b.line, message: b.problem });
+  try {
+    for await (const { line, text } of readLines(file, bad)) {
+      let row: unknown;
+      try {
+        row = JSON.parse(text);
+      } catch (err) {
+        problems.push({ line, message: `not JSON (${(err as Error).message})` });
+        continue;
+      }
+      if (row === null || typeof row !== 'object' || Array.isArray(row))
+        problems.push({ line, message: 'not a JSON object' });
+      else yield { line, row: row as Row };
     }
-    if (row === null || typeof row !== 'object' || Array.isArray(row))
-      problems.push({ line, message: 'not a JSON object' });
-    else yield { line, row: row as Row };
+  } catch (err) {
+    if (!(err instanceof SourceReadError)) throw err;
+    problems.push({ line: err.line, message: `cannot read: ${err.message}` });
   }
 }
