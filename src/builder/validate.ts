@@ -3,37 +3,24 @@
 // if it breaks no rule, and each broken rule is reported once, as a message that
 // names the field (nested ones as `ingredients[3].concentration`) and its value.
 // Rules that span lines (duplicates, references, barcode collisions) live elsewhere.
-import { INGREDIENT_CATEGORIES, LIMITS, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
+import {
+  INGREDIENT_CATEGORIES,
+  LIMITS,
+  PRODUCT_CATEGORIES,
+  RATINGS,
+  SourceIngredientSchema,
+  SourceProductEntrySchema,
+  SourceProductSchema,
+} from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 
 export type Report = (message: string) => void;
 type Obj = Record<string, unknown>;
 
-export const INGREDIENT_FIELDS = [
-  'id',
-  'name',
-  'rating',
-  'irritancy',
-  'comedogenicity',
-  'functions',
-  'cas_number',
-  'ec_number',
-  'ph_eur_name',
-  'iupac_name',
-  'other_names',
-  'category',
-] as const;
-export const PRODUCT_FIELDS = [
-  'id',
-  'brand',
-  'name',
-  'category',
-  'origin',
-  'image_url',
-  'barcodes',
-  'ingredients',
-] as const;
-export const ENTRY_FIELDS = ['id', 'label_name', 'concentration'] as const;
+/** The fields of each record, in the order of their one definition (src/source/records.ts). */
+export const INGREDIENT_FIELDS = Object.keys(SourceIngredientSchema.properties);
+export const PRODUCT_FIELDS = Object.keys(SourceProductSchema.properties);
+export const ENTRY_FIELDS = Object.keys(SourceProductEntrySchema.properties);
 
 /** The JSON object on a line, or null after reporting why it is not one. */
 export function parseLine(text: string, report: Report): Obj | null {
