@@ -3,7 +3,7 @@
 // line order, while the file holds no error; the dictionary that products need
 // (id -> ord, ord -> free-from category and record) is returned either way.
 import { renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGREDIENT_OTHER } from '../catalogue/format';
-import type { IngredientCategory, SourceIngredient } from '../source/records';
+import type { IngredientCategory } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import { LabelKeysBuilder } from './label-keys';
@@ -50,7 +50,7 @@ export async function readIngredients(
       else {
         idLine.set(id, line);
         dict.ordById.set(id, ord);
-        dict.category[ord] = ok ? (o.category as IngredientCategory | null) : null;
+        dict.category[ord] = ok ? o.category : null;
       }
     }
     if (o !== null && typeof o.name === 'string') {
@@ -63,13 +63,12 @@ export async function readIngredients(
       } else nameLine.set(key, { line, name: o.name });
     }
     if (ok && log.total === 0) {
-      const ing = o as unknown as SourceIngredient;
-      const row = renderIngredient(ord, ing);
+      const row = renderIngredient(ord, o);
       out.ingredient(row);
       dict.record[ord] = row.record;
-      names.add(ord, ing.name);
-      others.add(ord, ing.other_names);
-      dict.labels.ingredient(ord, ing.name, ing.other_names);
+      names.add(ord, o.name);
+      others.add(ord, o.other_names);
+      dict.labels.ingredient(ord, o.name, o.other_names);
     }
     ord++;
     if (line % 4096 === 0) progress(line, ord);

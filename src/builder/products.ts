@@ -5,7 +5,6 @@
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index.
 import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
-import type { SourceProduct } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
@@ -74,18 +73,17 @@ export async function readProducts(
       });
     }
     if (ok && log.total === 0) {
-      const p = o as unknown as SourceProduct;
-      out.product(renderProduct(ord, p, rendered));
-      for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
-      barcodes += p.barcodes.length;
-      for (const e of p.ingredients) {
+      out.product(renderProduct(ord, o, rendered));
+      for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
+      barcodes += o.barcodes.length;
+      for (const e of o.ingredients) {
         const iord = ingredientOrd(e.id.toLowerCase());
         dict.labels.entry(e.label_name, iord);
         const list = postings[iord] ?? (postings[iord] = []);
         if (list[list.length - 1] !== ord) list.push(ord);
       }
-      terms.add(ord, p.brand);
-      terms.add(ord, p.name);
+      terms.add(ord, o.brand);
+      terms.add(ord, o.name);
     }
     ord++;
     if (line % 4096 === 0) progress(line, ord);

@@ -11,6 +11,10 @@ import {
   SourceIngredientSchema,
   SourceProductEntrySchema,
   SourceProductSchema,
+  validIngredient,
+  validProduct,
+  type SourceIngredient,
+  type SourceProduct,
 } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 
@@ -38,8 +42,11 @@ export function parseLine(text: string, report: Report): Obj | null {
   return value;
 }
 
-/** Checks every line-local rule of an ingredients.jsonl line; true when it passes. */
-export function checkIngredient(o: Obj, report: Report): boolean {
+/**
+ * Checks every line-local rule of an ingredients.jsonl line; true when it passes, and
+ * then `o` is an ingredient record as its schema (src/source/records.ts) describes it.
+ */
+export function checkIngredient(o: Obj, report: Report): o is SourceIngredient {
   const r = counting(report);
   checkKeys(o, INGREDIENT_FIELDS, '', r);
   const has = (k: string) => Object.hasOwn(o, k);
@@ -52,14 +59,15 @@ export function checkIngredient(o: Obj, report: Report): boolean {
   for (const k of ['cas_number', 'ec_number', 'ph_eur_name', 'iupac_name', 'other_names'])
     if (has(k)) optionalText(o[k], k, r);
   if (has('category')) oneOf(o.category, 'category', INGREDIENT_CATEGORIES, r);
-  return r.count === 0;
+  return passes(r, validIngredient(o));
 }
 
 /**
  * Checks every line-local rule of a products.jsonl line, and that each label entry's id
- * is known (`known` gets the lower-cased id); true when it passes.
+ * is known (`known` gets the lower-cased id); true when it passes, and then `o` is a
+ * product record as its schema (src/source/records.ts) describes it.
  */
-export function checkProduct(o: Obj, known: (id: string) => boolean, report: Report): boolean {
+export function checkProduct(o: Obj, known: (id: string) => boolean, report: Report): o is SourceProduct {
   const r = counting(report);
   checkKeys(o, PRODUCT_FIELDS, '', r);
   const has = (k: string) => Object.hasOwn(o, k);
@@ -71,13 +79,23 @@ export function checkProduct(o: Obj, known: (id: string) => boolean, report: Rep
   if (has('image_url')) imageUrl(o.image_url, r);
   if (has('barcodes')) barcodes(o.barcodes, r);
   if (has('ingredients')) entries(o.ingredients, known, r);
-  return r.count === 0;
+  return passes(r, validProduct(o));
 }
 
 /** A value as it appeared in the source (JSON), shortened when long. */
 export function show(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 80 ? s.slice(0, 77) + '...' : s;
+}
+
+/**
+ * True when no rule was broken and the compiled schema agrees. The rules above are at
+ * least as strict as the schema, so a disagreement is a bug here; it is still reported
+ * rather than dropping the line silently.
+ */
+function passes(r: Report & { count: number }, schemaAccepts: boolean): boolean {
+  if (r.count === 0 && !schemaAccepts) r('does not match its record schema (src/source/records.ts)');
+  return r.count === 0;
 }
 
 function counting(report: Report): Report & { count: number } {
