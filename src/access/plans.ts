@@ -1,8 +1,43 @@
 // The plans a deployment offers: the four built in (operator-cli.md) plus any read from a
-// plans file. Guarantees: every plan returned is fully validated; a bad plans file is
-// refused with an error naming the file, the entry and the field.
+// plans file (docs/metering.md). Guarantees: a plan is defined once, as the TypeBox schema
+// PlanSchema (the Plan type is derived from it); every plan returned passed its compiled
+// checker and the rules a schema cannot state (ceiling not below included, unique
+// names); a bad plans file is refused with an error naming the file, the entry and the
+// field, in the words of the field's `description`.
 import { readFileSync } from 'node:fs';
-import type { Plan } from './types';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+
+const Count = (minimum: number) =>
+  Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description: `must be an integer ≥ ${minimum}` });
+const CountOrNull = (minimum: number) =>
+  Type.Union([Count(minimum), Type.Null()], { description: `must be an integer ≥ ${minimum} or null` });
+
+export const PlanSchema = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      description: "must be 1 to 64 letters, digits, '.', '_' or '-'",
+    }),
+    /** Trial: lifetime allowance for the whole account, and days until it expires. */
+    trial: Type.Union(
+      [Type.Object({ requests: Count(1), days: Count(1) }, { additionalProperties: false }), Type.Null()],
+      { description: 'must be null or {"requests": N, "days": D}' },
+    ),
+    /** Calls a month (UTC) included in the price; null when the plan has no monthly allowance. */
+    monthlyIncluded: CountOrNull(0),
+    /** Hard monthly ceiling; requests past it get 429. null for none. */
+    monthlyCeiling: CountOrNull(1),
+    /** Requests per second per key; null for no limit. */
+    ratePerSecond: CountOrNull(1),
+    barcode: Type.Boolean({ description: 'must be true or false' }),
+  },
+  { additionalProperties: false },
+);
+export type Plan = Static<typeof PlanSchema>;
+const PlanCheck = TypeCompiler.Compile(PlanSchema);
+const FIELDS = Object.keys(PlanSchema.properties);
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
   {
@@ -19,9 +54,6 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
 ];
 
 export type Plans = ReadonlyMap<string, Plan>;
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const FIELDS = ['name', 'trial', 'monthlyIncluded', 'monthlyCeiling', 'ratePerSecond', 'barcode'];
 
 /** Built-in plans, overridden or extended by the plans file when one is given. */
 export function loadPlans(file?: string): Plans {
@@ -55,39 +87,49 @@ export function parsePlans(doc: unknown, where: string): Plan[] {
 }
 
 function parsePlan(v: unknown, where: string): Plan {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${where}: must be an object`);
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (!FIELDS.includes(k)) throw new Error(`${where}: unknown field "${k}" (fields: ${FIELDS.join(', ')})`);
-  for (const k of FIELDS) if (!(k in o)) throw new Error(`${where}: field "${k}" is missing`);
-  if (typeof o.name !== 'string' || !NAME.test(o.name))
-    throw new Error(`${where}: name must be 1 to 64 letters, digits, '.', '_' or '-'`);
-  const at = `${where} ("${o.name}")`;
-  let trial: Plan['trial'] = null;
-  if (o.trial !== null) {
-    const t = o.trial as Record<string, unknown>;
-    if (typeof t !== 'object' || Array.isArray(t) || Object.keys(t).sort().join() !== 'days,requests') {
-      throw new Error(`${at}: trial must be null or {"requests": N, "days": D}`);
-    }
-    trial = { requests: count(t.requests, `${at}: trial.requests`, 1), days: count(t.days, `${at}: trial.days`, 1) };
-  }
-  const monthlyIncluded = nullableCount(o.monthlyIncluded, `${at}: monthlyIncluded`, 0);
-  const monthlyCeiling = nullableCount(o.monthlyCeiling, `${at}: monthlyCeiling`, 1);
-  if (monthlyIncluded !== null && monthlyCeiling !== null && monthlyCeiling < monthlyIncluded) {
-    throw new Error(`${at}: monthlyCeiling must not be below monthlyIncluded`);
-  }
-  const ratePerSecond = nullableCount(o.ratePerSecond, `${at}: ratePerSecond`, 1);
-  if (typeof o.barcode !== 'boolean') throw new Error(`${at}: barcode must be true or false`);
-  return { name: o.name, trial, monthlyIncluded, monthlyCeiling, ratePerSecond, barcode: o.barcode };
-}
-
-function nullableCount(v: unknown, where: string, min: number): number | null {
-  return v === null ? null : count(v, where, min, ' or null');
-}
-
-function count(v: unknown, where: string, min: number, orNull = ''): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
-    throw new Error(`${where} must be an integer ≥ ${min}${orNull}`);
+  if (!PlanCheck.Check(v)) throw new Error(explain(v, where));
+  if (v.monthlyIncluded !== null && v.monthlyCeiling !== null && v.monthlyCeiling < v.monthlyIncluded) {
+    throw new Error(`${where} ("${v.name}"): monthlyCeiling must not be below monthlyIncluded`);
   }
   return v;
+}
+
+/** Why `v` is not a plan: the first broken rule, in field order. */
+function explain(v: unknown, where: string): string {
+  if (!isObject(v)) return `${where}: must be an object`;
+  for (const k of Object.keys(v))
+    if (!FIELDS.includes(k)) return `${where}: unknown field "${k}" (fields: ${FIELDS.join(', ')})`;
+  for (const k of FIELDS) if (!(k in v)) return `${where}: field "${k}" is missing`;
+  const name = PlanSchema.properties.name;
+  if (!Value.Check(name, v.name)) return `${where}: name ${name.description}`;
+  return `${where} ("${String(v.name)}"): ${firstBroken(PlanSchema, v, '')}`;
+}
+
+/**
+ * The first field of `o` that breaks its schema, with the field's rule. A value with
+ * exactly the fields of an object schema it may be is explained field by field
+ * (`trial.requests`); anything else by the rule of the field as a whole.
+ */
+function firstBroken(schema: TObject, o: Record<string, unknown>, prefix: string): string {
+  for (const [k, s] of Object.entries(schema.properties)) {
+    if (Value.Check(s, o[k])) continue;
+    const inner = objectSchemaOf(s);
+    const x = o[k];
+    if (inner !== undefined && isObject(x) && sameKeys(x, inner)) return firstBroken(inner, x, `${prefix}${k}.`);
+    return `${prefix}${k} ${s.description}`;
+  }
+  return `${prefix}does not match the plan schema`;
+}
+
+function objectSchemaOf(s: TSchema): TObject | undefined {
+  if (s.type === 'object') return s as TObject;
+  return (s.anyOf as TSchema[] | undefined)?.find((m) => m.type === 'object') as TObject | undefined;
+}
+
+function sameKeys(o: Record<string, unknown>, schema: TObject): boolean {
+  return Object.keys(o).sort().join() === Object.keys(schema.properties).sort().join();
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

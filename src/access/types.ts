@@ -2,25 +2,15 @@
 // and charging what they use. Guarantees (for every implementation): admission is
 // exact — checking a limit and counting against it are one atomic step in the store;
 // a store that cannot answer in time yields ApiError('unavailable'), never a pass.
+import type { Plan } from './plans';
+
+export type { Plan };
 
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
 }
 export const systemClock: Clock = { now: () => Date.now() };
-
-export interface Plan {
-  name: string;
-  /** Trial: lifetime allowance for the whole account, and days until it expires. */
-  trial: { requests: number; days: number } | null;
-  /** Calls a month (UTC) included in the price; null when the plan has no monthly allowance. */
-  monthlyIncluded: number | null;
-  /** Hard monthly ceiling; requests past it get 429. null for none. */
-  monthlyCeiling: number | null;
-  /** Requests per second per key; null for no limit. */
-  ratePerSecond: number | null;
-  barcode: boolean;
-}
 
 /** What onRequest learned about the caller; handed to charge(). */
 export interface Grant {
