@@ -137,13 +137,13 @@ export class FilterIndex {
   }
 }
 
-export const FREE_PARAM: Record<IngredientCategory, string> = {
+export const FREE_PARAM = {
   fragrance: 'fragrance_free',
   drying_alcohol: 'alcohol_free',
   parabens: 'paraben_free',
   sulfates: 'sulfate_free',
   silicones: 'silicone_free',
-};
+} as const satisfies Record<IngredientCategory, string>;
 
 const EMPTY = new Int32Array(0);
 

@@ -3,7 +3,14 @@
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
@@ -67,8 +74,9 @@ export interface AppOptions {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const requestLog = new RequestLog();
+  const logger: FastifyBaseLogger | undefined = opts.logger; // fastify's view of the pino logger
   const app = Fastify({
-    loggerInstance: opts.logger,
+    loggerInstance: logger,
     logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
@@ -85,7 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       frameworkErrors(err, req, reply);
     },
     clientErrorHandler,
-  }) as unknown as FastifyInstance;
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   installSecurityHeaders(app);
   opts.metrics?.install(app);

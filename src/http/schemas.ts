@@ -197,10 +197,12 @@ export const Health = Type.Object(
  */
 export const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
 
+/** The page a list answer gives when none is asked for (validation fills it in). */
+export const PAGE_DEFAULT = 1;
 export const Page = Type.Integer({
   minimum: 1,
   maximum: 51,
-  default: 1,
+  default: PAGE_DEFAULT,
   description: 'Page number, 20 results a page.',
 });
 export const Q = Type.String({

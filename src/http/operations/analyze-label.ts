@@ -4,9 +4,9 @@
 // (415 otherwise), strict body {"text"} of 1 to 20,000 characters holding a letter or
 // digit (400 naming the field); charged as one call like every /v1 request.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Api } from '../api';
 import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
 export const MAX_LABEL_TEXT = 20_000;
@@ -21,8 +21,8 @@ const Body = Type.Object({
   }),
 });
 
-export function analyzeLabel(app: FastifyInstance): void {
-  app.post<{ Body: { text: string } }>(
+export function analyzeLabel(app: Api): void {
+  app.post(
     '/v1/labels/analyze',
     {
       schema: {
@@ -42,6 +42,6 @@ export function analyzeLabel(app: FastifyInstance): void {
         else done();
       },
     },
-    (req, reply) => reply.type(JSON_TYPE).send(app.catalogue().analyseLabel(req.body.text)),
+    (req, reply) => sendJson(reply, app.catalogue().analyseLabel(req.body.text)),
   );
 }

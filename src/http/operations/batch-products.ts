@@ -1,9 +1,9 @@
 // POST /v1/products/batch — up to 50 products in one request, in the order asked,
 // null for unknown ids; charged (and X-Item-Count) once per id, duplicates included.
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Api } from '../api';
 import { Product, Uuid, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
 const Body = Type.Object({
@@ -14,11 +14,12 @@ const Body = Type.Object({
   }),
 });
 
-export function batchProducts(app: FastifyInstance): void {
-  app.post<{ Body: { ids: string[] } }>(
+export function batchProducts(app: Api): void {
+  app.post(
     '/v1/products/batch',
     {
-      config: { units: (req) => (req.body as { ids: string[] }).ids.length },
+      // The access hook calls units() with an untyped request, after the body is validated.
+      config: { units: (req) => (req.body as Static<typeof Body>).ids.length },
       schema: {
         operationId: 'batchProducts',
         summary: 'Fetch up to 50 products',
@@ -34,7 +35,7 @@ export function batchProducts(app: FastifyInstance): void {
     },
     (req, reply) => {
       const ids = req.body.ids.map((id) => id.toLowerCase());
-      return reply.header('X-Item-Count', ids.length).type(JSON_TYPE).send(app.catalogue().batch(ids));
+      sendJson(reply.header('X-Item-Count', ids.length), app.catalogue().batch(ids));
     },
   );
 }

@@ -1,9 +1,9 @@
 // GET /v1/products — filters combined with AND, results in catalogue order.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { LETTER_OR_DIGIT, ListOf, Page, ProductSummary, Uuid, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
-import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../source/records';
+import type { Api } from '../api';
+import { LETTER_OR_DIGIT, ListOf, PAGE_DEFAULT, Page, ProductSummary, Uuid, errors } from '../schemas';
+import { sendJson } from '../json';
+import { INGREDIENT_CATEGORIES } from '../../source/records';
 import { FREE_PARAM } from '../../catalogue/filter-index';
 import { UUID_PATTERN } from '../../shared/text';
 
@@ -46,11 +46,9 @@ const Query = Type.Object({
   ),
   page: Type.Optional(Page),
 });
-type Query = Partial<Record<'category' | 'brand' | 'origin' | 'has_ingredient' | 'excludes_ingredient', string>> &
-  Record<string, string> & { page: number };
 
-export function filterProducts(app: FastifyInstance): void {
-  app.get<{ Querystring: Query }>(
+export function filterProducts(app: Api): void {
+  app.get(
     '/v1/products',
     {
       schema: {
@@ -63,7 +61,7 @@ export function filterProducts(app: FastifyInstance): void {
     },
     (req, reply) => {
       const q = req.query;
-      const freeOf = INGREDIENT_CATEGORIES.filter((c: IngredientCategory) => q[FREE_PARAM[c]] === 'true');
+      const freeOf = INGREDIENT_CATEGORIES.filter((c) => q[FREE_PARAM[c]] === 'true');
       const page = app.catalogue().filterProducts(
         {
           category: q.category,
@@ -73,9 +71,9 @@ export function filterProducts(app: FastifyInstance): void {
           hasIngredient: q.has_ingredient?.toLowerCase(),
           excludesIngredients: q.excludes_ingredient ? q.excludes_ingredient.toLowerCase().split(',') : [],
         },
-        q.page,
+        q.page ?? PAGE_DEFAULT,
       );
-      return reply.type(JSON_TYPE).send(page);
+      sendJson(reply, page);
     },
   );
 }

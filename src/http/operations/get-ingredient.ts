@@ -1,14 +1,14 @@
 // GET /v1/ingredients/{id} — one ingredient record; 404 echoing the id.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Api } from '../api';
 import { Ingredient, Uuid, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
 const Params = Type.Object({ id: Uuid('Ingredient id; letter case is ignored.') });
 
-export function getIngredient(app: FastifyInstance): void {
-  app.get<{ Params: { id: string } }>(
+export function getIngredient(app: Api): void {
+  app.get(
     '/v1/ingredients/:id',
     {
       schema: {
@@ -23,7 +23,7 @@ export function getIngredient(app: FastifyInstance): void {
     (req, reply) => {
       const record = app.catalogue().ingredient(req.params.id.toLowerCase());
       if (record === null) throw new ApiError('not_found', `No ingredient with id ${req.params.id}`);
-      return reply.type(JSON_TYPE).send(record);
+      sendJson(reply, record);
     },
   );
 }

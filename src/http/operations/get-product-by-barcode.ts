@@ -1,9 +1,9 @@
 // GET /v1/products/barcode/{barcode} — the product of any zero-padded form of a
 // stored GTIN/EAN/UPC; barcode-enabled plans only; 404 echoes the barcode.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Api } from '../api';
 import { Product, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 import { BARCODE_PATTERN } from '../../shared/text';
 
@@ -15,8 +15,8 @@ const Params = Type.Object({
   }),
 });
 
-export function getProductByBarcode(app: FastifyInstance): void {
-  app.get<{ Params: { barcode: string } }>(
+export function getProductByBarcode(app: Api): void {
+  app.get(
     '/v1/products/barcode/:barcode',
     {
       config: { barcode: true },
@@ -32,7 +32,7 @@ export function getProductByBarcode(app: FastifyInstance): void {
     (req, reply) => {
       const product = app.catalogue().productByBarcode(req.params.barcode);
       if (product === null) throw new ApiError('not_found', `No product with barcode ${req.params.barcode}`);
-      return reply.type(JSON_TYPE).send(product);
+      sendJson(reply, product);
     },
   );
 }

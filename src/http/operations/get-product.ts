@@ -1,16 +1,16 @@
 // GET /v1/products/{id} — one full product payload; a barcode sent here is pointed
 // at the barcode endpoint; 404 echoes the id.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Api } from '../api';
 import { Product, Uuid, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 import { isBarcode } from '../../shared/text';
 
 const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.') });
 
-export function getProduct(app: FastifyInstance): void {
-  app.get<{ Params: { id: string } }>(
+export function getProduct(app: Api): void {
+  app.get(
     '/v1/products/:id',
     {
       schema: {
@@ -33,7 +33,7 @@ export function getProduct(app: FastifyInstance): void {
     (req, reply) => {
       const product = app.catalogue().product(req.params.id.toLowerCase());
       if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
-      return reply.type(JSON_TYPE).send(product);
+      sendJson(reply, product);
     },
   );
 }

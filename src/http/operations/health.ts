@@ -1,9 +1,9 @@
 // GET /health — liveness and catalogue build information, read from the served file. No key.
-import type { FastifyInstance } from 'fastify';
+import type { Api } from '../api';
 import { Health } from '../schemas';
-import { JSON_TYPE } from '../json';
+import { sendJson } from '../json';
 
-export function health(app: FastifyInstance): void {
+export function health(app: Api): void {
   app.get(
     '/health',
     {
@@ -21,6 +21,6 @@ export function health(app: FastifyInstance): void {
         },
       },
     },
-    (_req, reply) => reply.type(JSON_TYPE).send(app.catalogue().healthJson),
+    (_req, reply) => sendJson(reply, app.catalogue().healthJson),
   );
 }

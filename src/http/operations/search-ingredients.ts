@@ -1,14 +1,14 @@
 // GET /v1/ingredients/search — names starting with q first (shortest first), then by relevance.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { IngredientSearchItem, ListOf, Page, Q, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import type { Api } from '../api';
+import { IngredientSearchItem, ListOf, Page, PAGE_DEFAULT, Q, errors } from '../schemas';
+import { sendJson } from '../json';
 import { searchWords } from '../../shared/text';
 
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
 
-export function searchIngredients(app: FastifyInstance): void {
-  app.get<{ Querystring: { q: string; page: number } }>(
+export function searchIngredients(app: Api): void {
+  app.get(
     '/v1/ingredients/search',
     {
       schema: {
@@ -20,6 +20,6 @@ export function searchIngredients(app: FastifyInstance): void {
       },
     },
     (req, reply) =>
-      reply.type(JSON_TYPE).send(app.catalogue().searchIngredients(searchWords(req.query.q), req.query.page)),
+      sendJson(reply, app.catalogue().searchIngredients(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT)),
   );
 }

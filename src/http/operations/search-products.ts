@@ -1,14 +1,14 @@
 // GET /v1/products/search — ranked full-text search over brand and product name.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { ListOf, Page, ProductSummary, Q, errors } from '../schemas';
-import { JSON_TYPE } from '../json';
+import type { Api } from '../api';
+import { ListOf, Page, PAGE_DEFAULT, ProductSummary, Q, errors } from '../schemas';
+import { sendJson } from '../json';
 import { searchWords } from '../../shared/text';
 
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
 
-export function searchProducts(app: FastifyInstance): void {
-  app.get<{ Querystring: { q: string; page: number } }>(
+export function searchProducts(app: Api): void {
+  app.get(
     '/v1/products/search',
     {
       schema: {
@@ -20,6 +20,6 @@ export function searchProducts(app: FastifyInstance): void {
       },
     },
     (req, reply) =>
-      reply.type(JSON_TYPE).send(app.catalogue().searchProducts(searchWords(req.query.q), req.query.page)),
+      sendJson(reply, app.catalogue().searchProducts(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT)),
   );
 }
