@@ -1,6 +1,7 @@
 // Synthetic brands: names in several styles (invented words, founders, "Adjective Noun",
 // French with accents), a home country, a main product category, product lines and a
 // barcode numbering. Guarantees: brand names are distinct after brandKey() folding.
+import type { ProductCategory } from '../source/records';
 import { brandKey } from '../shared/text';
 import type { Rng } from './prng';
 import { Choice } from './sampler';
@@ -10,14 +11,13 @@ import * as V from './product-vocab';
 export interface Brand {
   /** null for the hidden private-label brand of products without a brand. */
   name: string | null;
-  json: string;
   country: string | null;
-  main: string;
+  main: ProductCategory;
   lines: string[];
   codes: Numbering;
 }
 
-export const CATEGORY_MIX = new Choice<string>([
+export const CATEGORY_MIX = new Choice<ProductCategory>([
   ['skincare', 52],
   ['makeup', 18],
   ['haircare', 11],
@@ -47,7 +47,6 @@ export function buildBrands(rng: Rng, count: number, codes: BarcodeAllocator): B
     for (let i = rng.int(6); i > 0; i--) lines.push(lineName(rng));
     out.push({
       name,
-      json: JSON.stringify(name),
       country,
       main: CATEGORY_MIX.draw(rng),
       lines,
@@ -61,7 +60,6 @@ export function buildBrands(rng: Rng, count: number, codes: BarcodeAllocator): B
 export function privateLabel(codes: BarcodeAllocator): Brand {
   return {
     name: null,
-    json: 'null',
     country: null,
     main: 'skincare',
     lines: [],

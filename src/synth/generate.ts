@@ -52,7 +52,7 @@ export async function generateCatalogue(opts: GenerateOptions): Promise<Generate
   const gen = new ProductGenerator(seed, dict, products);
   const prod = new SourceFileWriter(productsFile, opts.gzip ? 1 : null);
   for (let i = 0; i < products; i++) {
-    const wait = prod.write(gen.next());
+    const wait = prod.write(JSON.stringify(gen.next()));
     if (wait) await wait;
   }
   await prod.close();

@@ -22,9 +22,7 @@ export interface DictIngredient {
   record: SourceIngredient;
   /** Typical label position 0..1 (-1: always first). */
   pos: number;
-  /** JSON text of the product entry up to the label value: `{"id":"…","label_name":`. */
-  entryHead: string;
-  /** JSON-encoded label texts: [canonical, upper-case canonical, ...variants]. */
+  /** Label texts: [canonical, upper-case canonical, ...variants]. */
   labels: string[];
 }
 
@@ -124,12 +122,8 @@ export function buildDictionary(seed: string, count: number): Dictionary {
   };
   const add = (record: SourceIngredient, pos: number, variants: string[]) => {
     const index = dict.all.length;
-    const labels = [
-      JSON.stringify(record.name),
-      JSON.stringify(record.name.toUpperCase()),
-      ...variants.map((v) => JSON.stringify(v)),
-    ];
-    dict.all.push({ record, pos, entryHead: `{"id":"${record.id}","label_name":`, labels });
+    const labels = [record.name, record.name.toUpperCase(), ...variants];
+    dict.all.push({ record, pos, labels });
     if (record.category) dict.tagged[record.category].push(index);
     return index;
   };

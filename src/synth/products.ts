@@ -1,9 +1,10 @@
-// Synthetic products, one JSON line at a time (products are never kept in memory).
+// Synthetic products, one record at a time (products are never kept in memory), typed
+// by the source contract (SourceProduct, src/source/records.ts) and written with JSON.stringify.
 // Guarantees: 15–40 distinct ingredients per listed product in a plausible label order
 // (water first, popular ones early), free-from tags present at the target product
 // rates, the spec's null rates for category, origin, image and concentration, and
 // barcodes unique after zero-stripping (see barcodes.ts).
-import type { IngredientCategory } from '../source/records';
+import type { IngredientCategory, ProductCategory, SourceProduct, SourceProductEntry } from '../source/records';
 import { Rng } from './prng';
 import { Choice, WeightedSampler, zipfWeights } from './sampler';
 import type { Dictionary } from './ingredients';
@@ -90,26 +91,35 @@ export class ProductGenerator {
     this.stamp = new Int32Array(dict.all.length);
   }
 
-  /** The next product as one JSON line (without the line end). */
-  next(): string {
+  /** The next product. */
+  next(): SourceProduct {
     const rng = this.rng;
     this.serial++;
     const id = rng.uuid();
     const brand = rng.chance(PRODUCT_RATES.brandNull) ? this.unbranded : this.brands[this.brandSampler.draw(rng)];
     const category = rng.chance(0.65) ? brand.main : CATEGORY_MIX.draw(rng);
-    const shownCategory = rng.chance(PRODUCT_RATES.categoryNull) ? 'null' : `"${category}"`;
-    const name = rng.chance(PRODUCT_RATES.nameNull) ? 'null' : JSON.stringify(this.productName(brand, category));
+    const shownCategory = rng.chance(PRODUCT_RATES.categoryNull) ? null : category;
+    const name = rng.chance(PRODUCT_RATES.nameNull) ? null : this.productName(brand, category);
     const origin =
       brand.country !== null && rng.chance((1 - PRODUCT_RATES.originNull) / (1 - PRODUCT_RATES.brandNull))
-        ? `"${brand.country}"`
-        : 'null';
-    const image = rng.chance(PRODUCT_RATES.imageNull) ? 'null' : `"https://images.example.org/products/${id}.jpg"`;
+        ? brand.country
+        : null;
+    const image = rng.chance(PRODUCT_RATES.imageNull) ? null : `https://images.example.org/products/${id}.jpg`;
     const barcodes = this.barcodes(brand, category);
-    const ingredients = rng.chance(PRODUCT_RATES.noIngredients) ? '' : this.ingredients(category);
-    return `{"id":"${id}","brand":${brand.json},"name":${name},"category":${shownCategory},"origin":${origin},"image_url":${image},"barcodes":[${barcodes}],"ingredients":[${ingredients}]}`;
+    const ingredients = rng.chance(PRODUCT_RATES.noIngredients) ? [] : this.ingredients(category);
+    return {
+      id,
+      brand: brand.name,
+      name,
+      category: shownCategory,
+      origin,
+      image_url: image,
+      barcodes,
+      ingredients,
+    };
   }
 
-  private productName(brand: Brand, category: string): string {
+  private productName(brand: Brand, category: ProductCategory): string {
     const rng = this.rng;
     const parts: string[] = [];
     if (brand.lines.length && rng.chance(0.4)) parts.push(rng.pick(brand.lines));
@@ -150,16 +160,16 @@ export class ProductGenerator {
     return rng.pick(V.SYLLABLE_HEADS) + rng.pick(V.SYLLABLE_MIDS) + rng.pick(V.SYLLABLE_TAILS).toLowerCase();
   }
 
-  private barcodes(brand: Brand, category: string): string {
+  private barcodes(brand: Brand, category: ProductCategory): string[] {
     const r = this.rng.next();
     const count = r < 0.07 ? 0 : r < 0.87 ? 1 : r < 0.98 ? 2 : 3;
     const small = category === 'makeup' || category === 'other';
-    let out = '';
-    for (let i = 0; i < count; i++) out += (i ? ',"' : '"') + this.codes.next(this.rng, brand.codes, small) + '"';
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) out.push(this.codes.next(this.rng, brand.codes, small));
     return out;
   }
 
-  private ingredients(category: string): string {
+  private ingredients(category: ProductCategory): SourceProductEntry[] {
     const rng = this.rng;
     const { dict, stamp } = this;
     const serial = this.serial;
@@ -199,8 +209,7 @@ export class ProductGenerator {
     if (rng.chance(PRODUCT_RATES.concentrationDeclared)) {
       for (let k = rng.range(1, 3); k > 0; k--) declared.add(rng.range(1, order.length - 1));
     }
-    let out = '';
-    order.forEach((index, position) => {
+    return order.map((index, position) => {
       const ing = dict.all[index];
       const labels = ing.labels;
       const label = caps
@@ -209,8 +218,7 @@ export class ProductGenerator {
           ? labels[2 + rng.int(labels.length - 2)]
           : labels[0];
       const concentration = declared.has(position) ? rng.pick(CONCENTRATIONS) : null;
-      out += (position ? ',' : '') + ing.entryHead + label + ',"concentration":' + concentration + '}';
+      return { id: ing.record.id, label_name: label, concentration };
     });
-    return out;
   }
 }
