@@ -8,8 +8,8 @@ import { labelEntries, listParagraph, splitList } from '../src/labels/parser';
 import { Joiner } from '../src/labels/joiner';
 import { freeFromTag } from '../src/sample/tags';
 import { range } from '../src/sample/scores';
-import { BarcodeAllocator } from '../src/sample/barcodes';
-import { checkDigit, isValidGtin } from '../src/source/barcodes';
+import { sampleBarcodes } from '../src/sample/barcodes';
+import { BarcodeAllocator, checkDigit, isValidGtin } from '../src/source/barcodes';
 import { uuidV5 } from '../src/sample/ids';
 import { iupacName, registryNumbers } from '../src/sample/dictionary';
 import { mapFunctions, VOCABULARY } from '../src/sample/functions';
@@ -154,7 +154,7 @@ test('barcodes are valid restricted-circulation GTINs, unique after removing lea
   let short = 0;
   let multi = 0;
   for (let i = 0; i < 2000; i++) {
-    const codes = alloc.codesFor(uuidV5(`p${i}`));
+    const codes = sampleBarcodes(alloc, uuidV5(`p${i}`));
     if (codes.length > 1) multi++;
     for (const c of codes) {
       assert.ok(isValidGtin(c), c);

@@ -3,10 +3,10 @@
 // from its id: most a GTIN-13 "2…"; about 1 in 12 a restricted GTIN-8 "2…"
 // written as 13 digits with leading zeros; about 1 in 8 also a GTIN-14 multipack
 // code (indicator 1–8 + the unit code). Guarantees: valid GS1 check digits;
-// deterministic; no two codes in the catalogue equal after removing leading zeros.
+// deterministic; no two codes in the catalogue equal after removing leading zeros
+// (the allocator of src/source/barcodes.ts).
 import { createHash } from 'node:crypto';
-import { gtinKey } from '../shared/text';
-import { checkDigit } from '../source/barcodes';
+import { withCheckDigit, type BarcodeAllocator } from '../source/barcodes';
 
 function digits(seed: string, n: number): string {
   let out = '';
@@ -17,27 +17,14 @@ function digits(seed: string, n: number): string {
   return out;
 }
 
-/** Allocates codes product by product, never reusing a GTIN key. */
-export class BarcodeAllocator {
-  private readonly used = new Set<string>();
-
-  codesFor(productId: string): string[] {
-    const pick = Number.parseInt(digits(`kind:${productId}`, 3), 10);
-    const short = pick % 12 === 0;
-    const multipack = pick % 8 === 1;
-    for (let attempt = 0; ; attempt++) {
-      const seed = `${productId}:${attempt}`;
-      const unit = short ? '00000' + this.withCheck('2' + digits(seed, 6)) : this.withCheck('2' + digits(seed, 11));
-      const codes = [unit];
-      if (multipack) codes.push(this.withCheck(String(1 + (pick % 8)) + unit.slice(0, 12)));
-      const keys = codes.map(gtinKey);
-      if (keys.some((k) => this.used.has(k)) || new Set(keys).size !== keys.length) continue;
-      for (const k of keys) this.used.add(k);
-      return codes;
-    }
-  }
-
-  private withCheck(body: string): string {
-    return body + checkDigit(body);
-  }
+/** A product's codes, derived from its id (attempt by attempt until the allocator takes them). */
+export function sampleBarcodes(alloc: BarcodeAllocator, productId: string): string[] {
+  const pick = Number.parseInt(digits(`kind:${productId}`, 3), 10);
+  const short = pick % 12 === 0;
+  const multipack = pick % 8 === 1;
+  return alloc.allocate((attempt) => {
+    const seed = `${productId}:${attempt}`;
+    const unit = short ? '00000' + withCheckDigit('2' + digits(seed, 6)) : withCheckDigit('2' + digits(seed, 11));
+    return multipack ? [unit, withCheckDigit(String(1 + (pick % 8)) + unit.slice(0, 12))] : [unit];
+  });
 }

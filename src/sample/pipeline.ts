@@ -7,7 +7,8 @@
 import { brandKey, phraseKey } from '../shared/text';
 import { compactKey } from '../labels/aliases';
 import { annexNames, fragranceAllergens, readAnnexes } from './annexes';
-import { BarcodeAllocator } from './barcodes';
+import { sampleBarcodes } from './barcodes';
+import { BarcodeAllocator } from '../source/barcodes';
 import { labelCase } from './casing';
 import { readCosdnaIngredients, readKgImages, readKgProducts } from './cosdna';
 import { readCosing } from './cosing';
@@ -248,7 +249,7 @@ function joinProducts(
       category: r.category,
       origin: originOf(r.brand),
       image_url: r.imageUrl,
-      barcodes: barcodes.codesFor(id),
+      barcodes: sampleBarcodes(barcodes, id),
       ingredients: entries,
     });
   }

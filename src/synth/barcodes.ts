@@ -1,10 +1,11 @@
-// Barcode allocation for synthetic products: EAN-13 under GS1 country prefixes, UPC-A
+// Barcode numbering of synthetic products: EAN-13 under GS1 country prefixes, UPC-A
 // for North American brands, a few EAN-8, printed in their usual short and zero-padded
-// forms. Guarantees: every code has a valid GTIN check digit, and no two allocated codes
-// are equal after removing leading zeros (uniqueness by construction from counters:
-// EAN-13 keys have 13 digits, UPC keys 11, EAN-8 keys 8 once zeros are stripped).
+// forms. Guarantees: every code has a valid GTIN check digit, and no two codes are
+// equal after removing leading zeros: the allocator of src/source/barcodes.ts enforces
+// it, and the counters here never propose a taken key (EAN-13 keys have 13 digits,
+// UPC keys 11, EAN-8 keys 8 once zeros are stripped), so output depends on the seed only.
 import type { Rng } from './prng';
-import { checkDigit } from '../source/barcodes';
+import { BarcodeAllocator, checkDigit } from '../source/barcodes';
 
 const MULT = 7919; // prime, so n -> n * MULT mod 10^k (or 9 * 10^k) is a bijection
 
@@ -15,7 +16,8 @@ export interface Numbering {
   issued: number;
 }
 
-export class BarcodeAllocator {
+export class BarcodeNumbering {
+  private readonly codes = new BarcodeAllocator();
   private readonly perPrefix = new Map<string, { next: number; offset: number }>();
   private upcCompanies = 0;
   private ean8Issued = 0;
@@ -26,6 +28,10 @@ export class BarcodeAllocator {
 
   /** The next code of this brand as printed on a pack. */
   next(rng: Rng, n: Numbering, allowEan8: boolean): string {
+    return this.codes.allocate(() => [this.propose(rng, n, allowEan8)])[0];
+  }
+
+  private propose(rng: Rng, n: Numbering, allowEan8: boolean): string {
     if (n.scheme === 'upc') return this.nextUpc(rng, n);
     if (allowEan8 && this.ean8Issued < 9_000_000 && rng.chance(0.08)) return this.nextEan8(rng);
     const capacity = 10_000;

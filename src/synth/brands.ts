@@ -5,7 +5,7 @@ import type { ProductCategory } from '../source/records';
 import { brandKey } from '../shared/text';
 import type { Rng } from './prng';
 import { Choice } from './sampler';
-import { BarcodeAllocator, type Numbering } from './barcodes';
+import { BarcodeNumbering, type Numbering } from './barcodes';
 import * as V from './product-vocab';
 
 export interface Brand {
@@ -28,7 +28,7 @@ export const CATEGORY_MIX = new Choice<ProductCategory>([
 ]);
 const COUNTRY = new Choice(V.COUNTRIES.map((c) => [c, c[1]] as const));
 
-export function buildBrands(rng: Rng, count: number, codes: BarcodeAllocator): Brand[] {
+export function buildBrands(rng: Rng, count: number, codes: BarcodeNumbering): Brand[] {
   const taken = new Set<string>();
   const out: Brand[] = [];
   while (out.length < count) {
@@ -57,7 +57,7 @@ export function buildBrands(rng: Rng, count: number, codes: BarcodeAllocator): B
 }
 
 /** The brand used for products whose brand is unknown: in-store (restricted) GS1 numbers. */
-export function privateLabel(codes: BarcodeAllocator): Brand {
+export function privateLabel(codes: BarcodeNumbering): Brand {
   return {
     name: null,
     country: null,

@@ -8,7 +8,7 @@ import type { IngredientCategory, ProductCategory, SourceProduct, SourceProductE
 import { Rng } from './prng';
 import { Choice, WeightedSampler, zipfWeights } from './sampler';
 import type { Dictionary } from './ingredients';
-import { BarcodeAllocator } from './barcodes';
+import { BarcodeNumbering } from './barcodes';
 import { buildBrands, privateLabel, CATEGORY_MIX, type Brand } from './brands';
 import * as V from './product-vocab';
 
@@ -71,7 +71,7 @@ export class ProductGenerator {
   private readonly unbranded: Brand;
   private readonly pool: WeightedSampler;
   private readonly tagged: Record<IngredientCategory, WeightedSampler | null>;
-  private readonly codes = new BarcodeAllocator();
+  private readonly codes = new BarcodeNumbering();
   private readonly stamp: Int32Array;
   private serial = 0;
 
