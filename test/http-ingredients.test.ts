@@ -1,12 +1,12 @@
 // HTTP behaviour of the ingredient operations on the fixture catalogue.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestApp, type TestServer } from './support/server';
 import { ING, ingredientId, ingredients } from './support/fixture';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestApp();
 });
 after(async () => {
   await s.close();

@@ -5,13 +5,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { STATUS_CODES } from 'node:http';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestApp, type TestServer } from './support/server';
 import { ING, P, ingredientId, productId, products } from './support/fixture';
 import { openAdmin } from '../src/access';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestApp();
 });
 after(async () => {
   await s.close();
@@ -35,7 +35,7 @@ type Analysis = Record<string, unknown> & {
 };
 type Built = Record<string, unknown> & { ingredients: { id: string }[] };
 function post(body: unknown, headers: Record<string, string> = {}, key = s.keys.pro.key): Promise<Response> {
-  return fetch(s.url + URL_PATH, {
+  return s.fetch(URL_PATH, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -181,7 +181,7 @@ describe('POST /v1/labels/analyze: strict body', () => {
     assert.equal(await error(await post({ text: 'Aqua, '.repeat(50_000) }), 413), 'the body is too large');
   });
   it('answers 415 without a content type or with one that is not JSON', async () => {
-    const noType = await fetch(s.url + URL_PATH, {
+    const noType = await s.fetch(URL_PATH, {
       method: 'POST',
       headers: { 'x-api-key': s.keys.pro.key },
       body: Buffer.from('{"text":"Water"}'),
@@ -197,7 +197,7 @@ describe('POST /v1/labels/analyze: strict body', () => {
     );
   });
   it('answers 400 for a query parameter', async () => {
-    const res = await fetch(`${s.url}${URL_PATH}?lang=en`, {
+    const res = await s.fetch(`${URL_PATH}?lang=en`, {
       method: 'POST',
       headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
       body: '{"text":"Water"}',

@@ -3,13 +3,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv from 'ajv';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestApp, type TestServer } from './support/server';
 import { ING, P, ingredientId, productId } from './support/fixture';
 
 let s: TestServer;
 let doc: any;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestApp();
   doc = await (await s.get('/openapi.json', {})).json();
 });
 after(async () => {
@@ -104,7 +104,7 @@ describe('responses match the published schemas', () => {
     });
   }
   it('POST /v1/products/batch → 200', async () => {
-    const res = await fetch(`${s.url}/v1/products/batch`, {
+    const res = await s.fetch(`/v1/products/batch`, {
       method: 'POST',
       headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
       body: JSON.stringify({ ids: [productId(0), productId(99999)] }),
@@ -113,7 +113,7 @@ describe('responses match the published schemas', () => {
     assert.ok(validate(await res.json()), JSON.stringify(validate.errors));
   });
   it('POST /v1/labels/analyze → 200', async () => {
-    const res = await fetch(`${s.url}/v1/labels/analyze`, {
+    const res = await s.fetch(`/v1/labels/analyze`, {
       method: 'POST',
       headers: { 'x-api-key': s.keys.pro.key, 'content-type': 'application/json' },
       body: JSON.stringify({

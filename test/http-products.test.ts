@@ -1,12 +1,12 @@
 // HTTP behaviour of the product operations on the fixture catalogue.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestApp, type TestServer } from './support/server';
 import { BULK, BULK_FIRST_ORD, BUILT_AT, ING, P, ingredientId, productId, products } from './support/fixture';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestApp();
 });
 after(async () => {
   await s.close();
@@ -384,7 +384,7 @@ describe('GET /v1/products/barcode/{barcode}', () => {
 
 describe('POST /v1/products/batch', () => {
   const post = (body: string, contentType: string | null = 'application/json', key = s.keys.pro.key) =>
-    fetch(`${s.url}/v1/products/batch`, {
+    s.fetch(`/v1/products/batch`, {
       method: 'POST',
       body,
       headers: { 'x-api-key': key, ...(contentType ? { 'content-type': contentType } : {}) },
