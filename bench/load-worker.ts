@@ -31,12 +31,15 @@ export interface LoadResult {
   timeouts: number;
   /** CPU milliseconds the server process (and its workers) used in the measured window; null when unknown. */
   serverCpuMs: number | null;
+  /** Bytes of all responses (status line, headers and body) in the measured window. */
+  bytes: number;
 }
 
 async function load(cfg: LoadConfig, seconds: number, latencies: number[] | undefined): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   let first = 0n;
   let last = 0n;
+  let bytes = 0;
   const runs = Array.from({ length: cfg.connections }, (_, c) => {
     const shift = Math.floor((c * cfg.requests.length) / cfg.connections);
     const requests = cfg.requests.map((_, i) => ({ ...cfg.requests[(i + shift) % cfg.requests.length] }));
@@ -50,8 +53,9 @@ async function load(cfg: LoadConfig, seconds: number, latencies: number[] | unde
     });
     (instance as unknown as NodeJS.EventEmitter).on(
       'response',
-      (_client: unknown, status: number, _bytes: number, ms: number) => {
+      (_client: unknown, status: number, responseBytes: number, ms: number) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
+        bytes += responseBytes;
         last = process.hrtime.bigint();
         if (first === 0n) first = last;
         latencies?.push(ms);
@@ -75,6 +79,7 @@ async function load(cfg: LoadConfig, seconds: number, latencies: number[] | unde
     errors: results.reduce((a, r) => a + r.errors, 0),
     timeouts: results.reduce((a, r) => a + r.timeouts, 0),
     serverCpuMs: null,
+    bytes,
   };
 }
 

@@ -28,7 +28,7 @@ const HELP = `usage: npm run bench -- [options]   (or node dist/bench/run.js [op
   --seed S          generator seed (default 1)                    BENCH_SEED
   --duration S      seconds measured per scenario (default 10)    BENCH_DURATION
   --warmup S        seconds of warm-up per scenario (default 2)   BENCH_WARMUP
-  --connections N   concurrent connections, no pipelining (default 10)  BENCH_CONNECTIONS
+  --connections N   concurrent connections, no pipelining (default 32)  BENCH_CONNECTIONS
   --only A,B        run only these scenarios (baseline always runs)     BENCH_ONLY
   --workers N       workers for the cluster scenarios (default: cores; 0 skips)  BENCH_WORKERS
   --redis URL       Redis for the metering scenario (default redis://127.0.0.1:6379/13; "off" skips)  BENCH_REDIS
@@ -44,7 +44,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv, cores: numb
     seed: num(env.BENCH_SEED, 1),
     duration: num(env.BENCH_DURATION, 10),
     warmup: num(env.BENCH_WARMUP, 2),
-    connections: num(env.BENCH_CONNECTIONS, 10),
+    connections: num(env.BENCH_CONNECTIONS, 32),
     only: list(env.BENCH_ONLY),
     workers: num(env.BENCH_WORKERS, cores),
     redis: env.BENCH_REDIS ?? 'redis://127.0.0.1:6379/13',

@@ -2,7 +2,7 @@
 // peak RSS, start a long-running one and wait for its ready line, read a live
 // process's memory. Guarantees: a failed child fails the benchmark with its stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -46,11 +46,22 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts `node args…` and resolves once it prints a line on stdout matching `ready`. */
-export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+/**
+ * Starts `node args…` and resolves once it prints a line on stdout matching `ready`. With
+ * `logFile`, its stderr (the service's log) goes to that file, as an operator's log would,
+ * rather than through a pipe this process must read.
+ */
+export function startUntil(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+  logFile?: string,
+): Promise<Started> {
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stderr = collect(child);
+  const fd = logFile === undefined ? undefined : openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', fd ?? 'pipe'] });
+  if (fd !== undefined) closeSync(fd);
+  const stderr = logFile === undefined ? collect(child) : () => readFileSync(logFile, 'utf8').slice(-20_000);
   const stop = () =>
     new Promise<void>((res) => {
       if (child.exitCode !== null || child.signalCode !== null) return res();
@@ -59,7 +70,7 @@ export function startUntil(args: string[], ready: RegExp, env: NodeJS.ProcessEnv
     });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const line = out.split('\n').find((l) => ready.test(l));
       if (line !== undefined) resolve({ child, line, spawnedAt, stop });
@@ -79,6 +90,23 @@ export function memory(pid: number): { rss: number; hwm: number } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Resident bytes of a live process's memory maps of `file` (from /proc/PID/smaps; 0 when none or gone). */
+export function mappedRss(pid: number, file: string): number {
+  let smaps: string;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return 0;
+  }
+  let bytes = 0;
+  let inFile = false;
+  for (const line of smaps.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${file}`);
+    else if (inFile && line.startsWith('Rss:')) bytes += Number(/(\d+) kB/.exec(line)?.[1] ?? 0) * 1024;
+  }
+  return bytes;
 }
 
 function collect(child: ChildProcess): () => string {

@@ -1,6 +1,7 @@
 // The benchmark's outputs: the one table on stdout, the target checks, the results
-// JSON and BENCHMARKS.md. Guarantees: every ratio is to the baseline of the same run;
-// a scenario with any non-2xx response or socket error is marked, never hidden.
+// JSON and BENCHMARKS.md. Guarantees: every CPU ratio is to a bare node:http server of the
+// same run (the small-body one, or for whole products the one sending a product-sized
+// body); a scenario with any non-2xx response or socket error is marked, never hidden.
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { BuildFigures } from './catalogue';
@@ -10,7 +11,10 @@ export interface ScenarioResult extends LoadResult {
   name: string;
   /** Items per request (batch), for items per second. */
   items: number;
-  ratio: number;
+  /** Server CPU µs (user + system) per answered request. */
+  cpuUs: number;
+  /** cpuUs divided by the bare server's in the same run. */
+  cpuRatio: number;
 }
 
 export interface TargetCheck {
@@ -27,7 +31,8 @@ export interface Results {
   /** 1-minute load average before and after the run: other work on the machine skews every figure. */
   loadAverage: { before: number; after: number };
   catalogue: { products: number; ingredients: number; fileBytes: number; build: BuildFigures };
-  serving: { rssBytes: number; peakRssBytes: number; idleRssBytes: number } | null;
+  /** RSS of the one-process service; mappedRssBytes is the part that is the catalogue file's mapped pages, after the run. */
+  serving: { rssBytes: number; peakRssBytes: number; idleRssBytes: number; mappedRssBytes: number } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
   /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
@@ -58,71 +63,55 @@ const mb = (b: number) => `${fmt(b / MB)} MB`;
 export function checkTargets(r: Results): TargetCheck[] {
   const s = new Map(r.scenarios.map((x) => [x.name, x]));
   const out: TargetCheck[] = [];
-  const ratio = (name: string, goal: number) => {
+  const cpu = (name: string, goal: number, bare = 'a bare server') => {
     const x = s.get(name);
     if (x)
       out.push({
-        target: `${name} ≥ ${goal} × baseline req/s`,
-        measured: `${fmt(x.ratio, 2)} ×`,
-        pass: x.ratio >= goal,
+        target: `${name}: CPU per request ≤ ${goal} × ${bare}`,
+        measured: `${fmt(x.cpuRatio, 2)} ×`,
+        pass: x.cpuRatio <= goal,
       });
   };
   const p99 = (name: string, goal: number) => {
     const x = s.get(name);
-    if (x) out.push({ target: `${name} p99 ≤ ${goal} ms`, measured: `${fmt(x.p99, 2)} ms`, pass: x.p99 <= goal });
+    if (x) out.push({ target: `${name}: p99 ≤ ${goal} ms`, measured: `${fmt(x.p99, 2)} ms`, pass: x.p99 <= goal });
   };
   const relative = (target: string, a: string, b: string, goal: number, per: (x: ScenarioResult) => number) => {
     const x = s.get(a),
       y = s.get(b);
     if (x && y) out.push({ target, measured: `${fmt(per(x) / per(y), 2)} ×`, pass: per(x) / per(y) >= goal });
   };
-  ratio('product by id', 0.7);
-  ratio('product search mix', 0.5);
+  const most = (target: string, measured: number, goal: number, show: (n: number) => string) =>
+    out.push({ target: `${target} ≤ ${show(goal)}`, measured: show(measured), pass: measured <= goal });
+  cpu('product by id', 1.5, 'a bare server sending the same bytes');
+  cpu('ingredient by id', 1.5);
+  cpu('product search mix', 2.5);
   p99('product search mix', 5);
-  ratio('filter mix', 0.5);
+  cpu('filter mix', 2);
   p99('filter mix', 5);
-  ratio('ingredient search', 0.6);
+  cpu('ingredient search', 2);
+  relative('batch of 50: items/s ≥ 6 × product by id req/s', 'batch of 50', 'product by id', 6, (x) => x.rps * x.items);
   relative(
-    'batch of 50 items/s ≥ 1.5 × product by id req/s',
-    'batch of 50',
+    'product by id, Redis store: req/s ≥ 0.95 × SQLite store',
+    'product by id (Redis metering)',
     'product by id',
-    1.5,
-    (x) => x.rps * x.items,
+    0.95,
+    (x) => x.rps,
   );
   const b = r.catalogue.build;
-  out.push({
-    target: `build of ${fmt(r.catalogue.products)} products ≤ 60 s`,
-    measured: `${fmt(b.seconds, 1)} s`,
-    pass: b.seconds <= 60,
-  });
-  out.push({
-    target: 'build peak RSS ≤ 1 GiB',
-    measured: `${fmt(b.peakRssBytes / 2 ** 20)} MiB`,
-    pass: b.peakRssBytes <= 2 ** 30,
-  });
+  const gib = (n: number) => `${fmt(n / 2 ** 30, 2)} GiB`;
+  most(`build of ${fmt(r.catalogue.products)} products`, b.seconds, 30, (n) => `${fmt(n, 1)} s`);
+  most('build peak RSS', b.peakRssBytes, 2 ** 30, gib);
+  most('catalogue file', r.catalogue.fileBytes, 2 ** 30, gib);
+  // The catalogue file is memory-mapped: its pages count in RSS as file pages, where reading
+  // it with read() kept them in the page cache outside RSS. The process's own memory is the rest.
   if (r.serving)
-    out.push({
-      target: 'serving RSS ≤ 300 MB (after the run)',
-      measured: mb(r.serving.rssBytes),
-      pass: r.serving.rssBytes <= 300 * MB,
-    });
-  for (const name of r.scenarios.map((x) => x.name).filter((n) => n.endsWith('(cluster)'))) {
-    relative(`${name} ≥ 1.7 × one process`, name, name.replace(' (cluster)', ''), 1.7, (x) => x.rps);
-  }
-  relative(
-    'metering on (SQLite) ≥ 0.9 × metering off',
-    'product by id',
-    'product by id (metering off)',
-    0.9,
-    (x) => x.rps,
-  );
-  relative(
-    'metering on (Redis) ≥ 0.8 × metering off',
-    'product by id (Redis metering)',
-    'product by id (metering off)',
-    0.8,
-    (x) => x.rps,
-  );
+    most(
+      'serving RSS after the run, less mapped catalogue pages',
+      r.serving.rssBytes - r.serving.mappedRssBytes,
+      300 * MB,
+      mb,
+    );
   return out;
 }
 
@@ -133,13 +122,15 @@ function rows(r: Results): string[][] {
     x.items > 1 ? fmt(x.rps * x.items) : '',
     fmt(x.p50, 2),
     fmt(x.p99, 2),
-    `${fmt(x.ratio, 2)}`,
-    x.serverCpuMs === null ? '' : fmt((x.serverCpuMs * 1000) / x.requests),
+    fmt(x.cpuUs, 1),
+    fmt(x.cpuRatio, 2),
+    fmt(x.bytes / x.requests),
     problems(x),
   ]);
 }
 
-const HEAD = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '× baseline', 'server CPU µs/req', 'problems'];
+const HEAD = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'CPU × bare', 'bytes/resp', 'problems'];
+const LAST = HEAD.length - 1;
 
 function problems(x: ScenarioResult): string {
   const bad = Object.entries(x.statuses)
@@ -155,7 +146,7 @@ export function textTable(r: Results): string {
   const w = HEAD.map((_, i) => Math.max(...all.map((row) => row[i].length)));
   const line = (row: string[]) =>
     row
-      .map((c, i) => (i === 0 || i === 7 ? c.padEnd(w[i]) : c.padStart(w[i])))
+      .map((c, i) => (i === 0 || i === LAST ? c.padEnd(w[i]) : c.padStart(w[i])))
       .join('  ')
       .trimEnd();
   return [line(HEAD), ...rows(r).map(line)].join('\n') + '\n';
@@ -185,18 +176,21 @@ export function markdown(r: Results): string {
     `Command: \`${r.command}\`. Load: ${r.settings.connections} connections, no pipelining, ${r.settings.warmup} s warm-up then ${r.settings.duration} s per scenario;`,
     'the load generator (autocannon) runs in its own process on the same machine, so it competes with the server for the cores.',
     `Load average (1 min) before the run ${fmt(r.loadAverage.before, 2)}, after ${fmt(r.loadAverage.after, 2)} (it includes the benchmark itself).`,
-    'Ratios are to the baseline of the same run (a bare node:http server answering a fixed small JSON body).',
-    'Metering is on (SQLite store, a plan without a per-second rate from a plans file) except where the scenario says otherwise.',
+    "CPU is the server process's user + system time over the measured window (from /proc), per answered request. `CPU × bare` divides it by",
+    'that of a bare node:http server in the same run: the one answering a fixed small JSON body, or, for whole products (by id, barcode,',
+    'metering off, Redis, cluster), the one answering a body of the mean product size. `bytes/resp` counts status line, headers and body.',
+    'Metering is on (SQLite store, a plan without a per-second rate from a plans file) except where the scenario says otherwise;',
+    'the service logs at its default level (info: one line per request) to a file, as an operator runs it.',
     'How the benchmark works and what it measures: docs/performance.md.',
     '',
     md(HEAD),
-    md(HEAD.map((_, i) => (i === 0 || i === 7 ? '---' : '---:'))),
+    md(HEAD.map((_, i) => (i === 0 || i === LAST ? '---' : '---:'))),
     ...rows(r).map(md),
     '',
     `Catalogue: ${fmt(r.catalogue.products)} products, ${fmt(r.catalogue.ingredients)} ingredients, file ${mb(r.catalogue.fileBytes)}.`,
     `Build: ${fmt(b.seconds, 1)} s, peak RSS ${fmt(b.peakRssBytes / 2 ** 20)} MiB (measured ${b.measuredAt.slice(0, 10)}).`,
     r.serving
-      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run, peak ${mb(r.serving.peakRssBytes)}.`
+      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run (of which ${mb(r.serving.mappedRssBytes)} the catalogue file's mapped pages), peak ${mb(r.serving.peakRssBytes)}.`
       : '',
     labelCostText(r).trim(),
     '',

@@ -11,7 +11,7 @@ import { openAdmin } from '../src/access';
 import { ensureCatalogue, log } from './catalogue';
 import { runLoad } from './load';
 import { parseOptions, type BenchOptions } from './options';
-import { memory } from './proc';
+import { mappedRss, memory } from './proc';
 import { summariseProfile } from './profile';
 import { checkTargets, machine, markdown, targetsText, textTable, type Results, type ScenarioResult } from './report';
 import { startBaseline, startOpen, startService, type Server } from './servers';
@@ -25,23 +25,70 @@ interface Scenario {
   server: ServerKind;
   requests: (w: Workload) => BenchRequest[];
   items?: number;
+  /** Request headers besides the API key. */
+  headers?: Record<string, string>;
+  /** The bare server whose CPU per request this one's is divided by (default: the small-body baseline). */
+  bare?: 'baseline-10k';
 }
 
 const SCENARIOS: Scenario[] = [
   { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
-  { id: 'baseline-10k', name: 'bare node:http, 10 KB body', server: 'baseline-large', requests: (w) => w.productById },
+  {
+    id: 'baseline-10k',
+    name: 'bare node:http, product-sized body',
+    server: 'baseline-large',
+    requests: (w) => w.productById,
+  },
   { id: 'health', name: 'health', server: 'sqlite', requests: (w) => w.health },
-  { id: 'product-by-id', name: 'product by id', server: 'sqlite', requests: (w) => w.productById },
-  { id: 'barcode', name: 'barcode', server: 'sqlite', requests: (w) => w.barcode },
+  {
+    id: 'product-by-id',
+    name: 'product by id',
+    server: 'sqlite',
+    requests: (w) => w.productById,
+    bare: 'baseline-10k',
+  },
+  {
+    id: 'product-by-id-gzip',
+    name: 'product by id, gzip accepted',
+    server: 'sqlite',
+    requests: (w) => w.productById,
+    headers: { 'accept-encoding': 'gzip' },
+  },
+  {
+    id: 'product-by-id-br',
+    name: 'product by id, br accepted',
+    server: 'sqlite',
+    requests: (w) => w.productById,
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+  },
+  { id: 'barcode', name: 'barcode', server: 'sqlite', requests: (w) => w.barcode, bare: 'baseline-10k' },
   { id: 'batch', name: 'batch of 50', server: 'sqlite', requests: (w) => w.batch, items: 50 },
   { id: 'product-search', name: 'product search mix', server: 'sqlite', requests: (w) => w.productSearch },
   { id: 'filter', name: 'filter mix', server: 'sqlite', requests: (w) => w.filter },
   { id: 'ingredient-search', name: 'ingredient search', server: 'sqlite', requests: (w) => w.ingredientSearch },
   { id: 'ingredient-by-id', name: 'ingredient by id', server: 'sqlite', requests: (w) => w.ingredientById },
   { id: 'label-analysis', name: 'label analysis (40 entries)', server: 'sqlite', requests: (w) => w.labelAnalysis },
-  { id: 'metering-off', name: 'product by id (metering off)', server: 'open', requests: (w) => w.productById },
-  { id: 'redis', name: 'product by id (Redis metering)', server: 'redis', requests: (w) => w.productById },
-  { id: 'cluster-product-by-id', name: 'product by id (cluster)', server: 'cluster', requests: (w) => w.productById },
+  {
+    id: 'metering-off',
+    name: 'product by id (metering off)',
+    server: 'open',
+    requests: (w) => w.productById,
+    bare: 'baseline-10k',
+  },
+  {
+    id: 'redis',
+    name: 'product by id (Redis metering)',
+    server: 'redis',
+    requests: (w) => w.productById,
+    bare: 'baseline-10k',
+  },
+  {
+    id: 'cluster-product-by-id',
+    name: 'product by id (cluster)',
+    server: 'cluster',
+    requests: (w) => w.productById,
+    bare: 'baseline-10k',
+  },
   {
     id: 'cluster-product-search',
     name: 'product search mix (cluster)',
@@ -59,8 +106,6 @@ const PLAN = {
   barcode: true,
 };
 const REDIS_PREFIX = 'catalogue-bench:';
-/** About the size of a synthetic product payload (10,034 bytes on average at 200k). */
-const PRODUCT_BYTES = 10_000;
 
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2), process.env, cpus().length);
@@ -70,9 +115,14 @@ async function main(): Promise<void> {
   for (const id of wanted)
     if (!SCENARIOS.some((s) => s.id === id))
       throw new Error(`unknown scenario "${id}" (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`);
-  const selected = SCENARIOS.filter((s) => s.id === 'baseline' || wanted.length === 0 || wanted.includes(s.id)).filter(
-    (s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1),
-  );
+  const bareFor = (ids: string[]) =>
+    ids.flatMap((id) => {
+      const bare = SCENARIOS.find((s) => s.id === id)?.bare;
+      return bare === undefined ? [id] : [id, bare];
+    });
+  const selected = SCENARIOS.filter(
+    (s) => s.id === 'baseline' || wanted.length === 0 || bareFor(wanted).includes(s.id),
+  ).filter((s) => (s.server !== 'redis' || o.redis !== 'off') && (s.server !== 'cluster' || o.workers > 1));
 
   const cat = await ensureCatalogue(root, o);
   const loadBefore = loadavg()[0];
@@ -101,7 +151,7 @@ async function main(): Promise<void> {
   }
   const results: ScenarioResult[] = [];
   let serving: Results['serving'] = null;
-  let baseline = NaN;
+  const bare = new Map<string, number>(); // scenario id -> CPU µs per request
   let profileSkipMs = 0;
   const profileDir = join(work, 'profile');
   for (const kind of ['baseline', 'baseline-large', 'sqlite', 'open', 'redis', 'cluster'] as const) {
@@ -117,6 +167,8 @@ async function main(): Promise<void> {
       plans,
       o,
       profileDir: profiled ? profileDir : undefined,
+      work,
+      productBytes: workload.productBytes,
     });
     const idle = memory(server.pid);
     try {
@@ -127,7 +179,7 @@ async function main(): Promise<void> {
           continue;
         }
         log(`${s.name}: ${o.warmup} s warm-up, ${o.duration} s measured`);
-        const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')! };
+        const headers: Record<string, string> = { 'x-api-key': keys.get(kind) ?? keys.get('sqlite')!, ...s.headers };
         if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
         if (s.id === o.profile) profileSkipMs = Date.now() - server.spawnedAt + o.warmup * 1000;
         const r = await runLoad(dist, work, s.id, {
@@ -139,12 +191,20 @@ async function main(): Promise<void> {
           requests,
           serverPid: server.pid,
         });
-        if (s.id === 'baseline') baseline = r.rps;
-        results.push({ ...r, name: s.name, items: s.items ?? 1, ratio: r.rps / baseline });
+        const cpu = r.serverCpuMs === null ? NaN : (r.serverCpuMs * 1000) / r.requests;
+        bare.set(s.id, cpu);
+        const reference = bare.get(s.bare ?? 'baseline') ?? NaN;
+        results.push({ ...r, name: s.name, items: s.items ?? 1, cpuUs: cpu, cpuRatio: cpu / reference });
       }
       if (kind === 'sqlite') {
         const after = memory(server.pid);
-        if (idle && after) serving = { idleRssBytes: idle.rss, rssBytes: after.rss, peakRssBytes: after.hwm };
+        if (idle && after)
+          serving = {
+            idleRssBytes: idle.rss,
+            rssBytes: after.rss,
+            peakRssBytes: after.hwm,
+            mappedRssBytes: mappedRss(server.pid, cat.file),
+          };
       }
     } finally {
       await server.stop();
@@ -194,17 +254,22 @@ interface StartContext {
   plans: string;
   o: BenchOptions;
   profileDir?: string;
+  /** The run's working folder (server logs go there). */
+  work: string;
+  /** Body size of the large bare server: the mean product answer. */
+  productBytes: number;
 }
 
 function start(kind: ServerKind, c: StartContext): Promise<Server> {
-  const serve = { catalogue: c.file, plans: c.plans, cpuProfileDir: c.profileDir };
+  const logFile = join(c.work, `${kind}.log`);
+  const serve = { catalogue: c.file, plans: c.plans, cpuProfileDir: c.profileDir, logFile };
   switch (kind) {
     case 'baseline':
       return startBaseline(c.dist);
     case 'baseline-large':
-      return startBaseline(c.dist, PRODUCT_BYTES);
+      return startBaseline(c.dist, Math.round(c.productBytes));
     case 'open':
-      return startOpen(c.dist, c.file);
+      return startOpen(c.dist, c.file, logFile);
     case 'sqlite':
       return startService(c.root, { ...serve, access: c.sqlite });
     case 'redis':

@@ -17,9 +17,12 @@ export interface ServeArgs {
   plans: string;
   workers?: number;
   cpuProfileDir?: string;
+  /** Where the service's log (stderr) is written. */
+  logFile: string;
 }
 
-const env = { ...process.env, LOG_LEVEL: 'warn' };
+/** The default log level (info: one line per request), as an operator runs the service. */
+const env = { ...process.env, LOG_LEVEL: undefined };
 
 /** `bodyBytes`: answer a body of that size instead of the small fixed one. */
 export async function startBaseline(dist: string, bodyBytes?: number): Promise<Server> {
@@ -28,11 +31,16 @@ export async function startBaseline(dist: string, bodyBytes?: number): Promise<S
   return ready(await startUntil(args, /^listening /, env), port);
 }
 
-export async function startOpen(dist: string, catalogue: string): Promise<Server> {
+export async function startOpen(dist: string, catalogue: string, logFile: string): Promise<Server> {
   const port = await freePort();
   const flags = nodeFlags(join(dist, '..', 'bin', 'catalogue.js')); // the same V8 settings as the service
   return ready(
-    await startUntil([...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)], /^listening /, env),
+    await startUntil(
+      [...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)],
+      /^listening /,
+      env,
+      logFile,
+    ),
     port,
   );
 }
@@ -50,7 +58,7 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
     ...serve,
     ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
   ];
-  return ready(await startUntil(args, /^catalogue: serving/, env), port);
+  return ready(await startUntil(args, /^catalogue: serving/, env, a.logFile), port);
 }
 
 /** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the service runs as `npx catalogue` runs it. */

@@ -4,6 +4,7 @@
 // enough that the load generator cycles through many distinct requests.
 import Database from 'better-sqlite3';
 import { words } from '../src/shared/text';
+import { entryTails, unpackProduct } from '../src/catalogue/format';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -24,6 +25,8 @@ export interface Workload {
   /** The label texts of labelAnalysis (40 entries each), for the in-process figure. */
   labelTexts: string[];
   productIds: string[];
+  /** Mean byte length of the answers productById asks for (the bare server's large body matches it). */
+  productBytes: number;
 }
 
 /** Requests per list: enough distinct requests, few enough that every connection prebuilds its copy quickly. */
@@ -76,12 +79,18 @@ export function buildWorkload(file: string, seed: number): Workload {
     if (productIds.length === 0 || ingredientIds.length === 0)
       throw new Error(`${file} has no products or no ingredients`);
 
-    // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
-    const labelNames = (
-      db.prepare('SELECT payload FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[]
-    ).flatMap((b) =>
-      (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name),
+    const records = entryTails(
+      (db.prepare('SELECT record FROM ingredients ORDER BY ord').pluck().all() as string[]).map((r) => Buffer.from(r)),
     );
+    const packed = db.prepare('SELECT packed FROM products WHERE id = ?').pluck();
+    const answers = productIds.map((id) => unpackProduct(packed.get(id) as Buffer, records));
+    const productBytes = answers.reduce((n, a) => n + a.length, 0) / answers.length;
+    // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
+    const labelNames = answers
+      .slice(0, 2000)
+      .flatMap((b) =>
+        (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name),
+      );
     const labelText = () => {
       const names = Array.from({ length: 40 }, () => pick(labelNames));
       return `Ingredients: ${names.slice(0, 37).join(', ')}. May contain: ${names.slice(37).join(', ')}.`;
@@ -176,6 +185,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       })),
       labelTexts,
       productIds,
+      productBytes,
     };
   } finally {
     db.close();

@@ -55,7 +55,7 @@ function errWithoutBytes(err: Error): Record<string, unknown> {
 export function defaultLogger(): Logger {
   return pino(
     { level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } },
-    pino.destination(2),
+    pino.destination({ dest: 2, sync: process.env.XLOG === 'sync', minLength: Number(process.env.XLOG_MIN ?? 0) }),
   );
 }
 

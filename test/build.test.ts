@@ -7,8 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildCatalogue } from '../src/builder';
+import { gunzipSync } from 'node:zlib';
 import {
-  jsonArray,
+  entryTails,
+  unpackArray,
+  unpackProduct,
   decodePostings,
   FORMAT,
   SCHEMA_VERSION,
@@ -115,20 +118,24 @@ test('a valid source builds a catalogue whose meta, counts and built_at are reco
   assert.deepEqual(fs.readdirSync(path.dirname(out)), ['catalogue.db']);
 });
 
-test('products are stored in line order with lower-case ids, brand keys, flags and the full rendered payload', async () => {
+test('products are stored in line order with lower-case ids, brand keys, flags and the full rendered answer', async () => {
   const db = await builtSample();
-  const rows = db
-    .prepare('SELECT ord, id, brand_key, category, origin, flags, summary, payload FROM products ORDER BY ord')
-    .all() as {
-    ord: number;
-    id: string;
-    brand_key: string | null;
-    category: string | null;
-    origin: string | null;
-    flags: number;
-    summary: string;
-    payload: Buffer;
-  }[];
+  const recs = records(db);
+  const recordBytes = entryTails(recs.map((r) => Buffer.from(r)));
+  const rows = (
+    db
+      .prepare('SELECT ord, id, brand_key, category, origin, flags, summary, packed FROM products ORDER BY ord')
+      .all() as Array<{
+      ord: number;
+      id: string;
+      brand_key: string | null;
+      category: string | null;
+      origin: string | null;
+      flags: number;
+      summary: string;
+      packed: Buffer;
+    }>
+  ).map((r) => ({ ...r, payload: unpackProduct(r.packed, recordBytes) }));
   assert.deepEqual(
     rows.map((r) => [r.ord, r.id, r.brand_key, r.category, r.origin, r.flags]),
     [
@@ -144,8 +151,8 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
     category: 'skincare',
     image_url: 'https://img.example.org/0.jpg',
   });
-  const recs = records(db);
   const full = JSON.parse(rows[0].payload.toString());
+  assert.equal(rows[0].payload.toString(), JSON.stringify(full), 'the answer is exactly JSON.stringify of itself');
   assert.deepEqual(full, {
     id: uuid(0, 'b'),
     brand: 'Caudalíe',
@@ -169,9 +176,25 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
     others.map((p) => p.ingredients.length),
     PRODUCTS.slice(1).map((p) => p.ingredients.length),
   );
-  assert.deepEqual(JSON.parse(jsonArray([rows[1].payload, null, rows[0].payload]).toString()), [others[0], null, full]);
-  assert.equal(jsonArray([]).toString(), '[]');
-  assert.equal(jsonArray([null]).toString(), '[null]');
+  assert.deepEqual(JSON.parse(unpackArray([rows[1].packed, null, rows[0].packed], recordBytes).toString()), [
+    others[0],
+    null,
+    full,
+  ]);
+  assert.equal(unpackArray([], recordBytes).toString(), '[]');
+  assert.equal(unpackArray([null], recordBytes).toString(), '[null]');
+  const encodings = db.prepare('SELECT ord, gzip FROM product_encodings ORDER BY ord').all() as Array<{
+    ord: number;
+    gzip: Buffer;
+  }>;
+  assert.deepEqual(
+    encodings.map((e) => e.ord),
+    rows.map((r) => r.ord),
+    'every product has its gzip form',
+  );
+  encodings.forEach((e, i) => {
+    assert.deepEqual(gunzipSync(e.gzip), rows[i].payload, `gzip form of product ${i}`);
+  });
   assert.equal(JSON.parse(recs[1]).id, uuid(1), 'ingredient ids are stored lower-case');
   assert.deepEqual(JSON.parse(recs[1]), {
     id: uuid(1),

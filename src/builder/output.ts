@@ -18,6 +18,7 @@ export class CatalogueWriter {
     meta: Database.Statement;
     ingredient: Database.Statement;
     product: Database.Statement;
+    encodings: Database.Statement;
     barcode: Database.Statement;
     postings: Database.Statement;
     term: Database.Statement;
@@ -31,7 +32,7 @@ export class CatalogueWriter {
     process.on('exit', this.removeOnExit);
     try {
       this.db = new Database(tmp);
-      this.db.pragma('page_size = 8192'); // rows of ~3 KB pack better than in 4 KiB pages
+      this.db.pragma('page_size = 8192'); // rows of 1–3 KB pack better than in 4 KiB pages
       this.db.pragma('journal_mode = OFF');
       this.db.pragma('synchronous = OFF');
       this.db.pragma('locking_mode = EXCLUSIVE');
@@ -44,9 +45,10 @@ export class CatalogueWriter {
           'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)',
         ),
         product: this.db.prepare(
-          'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, payload) ' +
-            'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @payload)',
+          'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, packed) ' +
+            'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @packed)',
         ),
+        encodings: this.db.prepare('INSERT INTO product_encodings (ord, gzip) VALUES (?, ?)'),
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
         postings: this.db.prepare('INSERT INTO ingredient_products (ingredient_ord, postings) VALUES (?, ?)'),
         term: this.db.prepare('INSERT INTO search_terms (kind, term, postings) VALUES (?, ?, ?)'),
@@ -78,6 +80,10 @@ export class CatalogueWriter {
   product(row: ProductRow): void {
     this.stmt.product.run(row);
     this.summaryBytes += Buffer.byteLength(row.summary);
+  }
+  /** The gzip form of a product's answer (src/builder/encodings.ts). */
+  encodings(ord: number, gzip: Buffer): void {
+    this.stmt.encodings.run(ord, gzip);
   }
   barcode(gtin: string, productOrd: number): void {
     this.stmt.barcode.run(gtin, productOrd);

@@ -3,12 +3,22 @@
 // unique across the catalogue after leading zeros are removed — a collision names
 // both products); while the source holds no error, each product is rendered and
 // written in line order with its barcodes, and its ord is added to the postings of
-// each of its ingredients and to the product term index.
-import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
+// each of its ingredients and to the product term index; its answer's compressed forms
+// are written before this pass ends (encodings.ts).
+import {
+  encodePostings,
+  entryTails,
+  renderProduct,
+  TermIndexBuilder,
+  TERMS_PRODUCT,
+  unpackProduct,
+  type EntryTails,
+} from '../catalogue/format';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
 import type { CatalogueWriter } from './output';
+import { AnswerCompressor } from './encodings';
 import { readLines } from './source';
 import { checkProduct, parseLine, show } from './validate';
 
@@ -41,6 +51,8 @@ export async function readProducts(
     category: (o: number) => dict.category[o],
     record: (o: number) => dict.record[o],
   };
+  let tails: EntryTails | undefined; // made once the dictionary is complete, for the compressed forms
+  const compressor = new AnswerCompressor(out);
   let ord = 0;
   let barcodes = 0;
   for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
@@ -73,7 +85,10 @@ export async function readProducts(
       });
     }
     if (ok && log.total === 0) {
-      out.product(renderProduct(ord, o, rendered));
+      const row = renderProduct(ord, o, rendered);
+      out.product(row);
+      tails ??= entryTails(dict.record.map((r) => Buffer.from(r)));
+      const waiting = compressor.add(ord, unpackProduct(row.packed, tails));
       for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
       barcodes += o.barcodes.length;
       for (const e of o.ingredients) {
@@ -84,10 +99,12 @@ export async function readProducts(
       }
       terms.add(ord, o.brand);
       terms.add(ord, o.name);
+      if (waiting) await waiting;
     }
     ord++;
     if (line % 4096 === 0) progress(line, ord);
   }
+  await compressor.done();
   if (log.total === 0) {
     postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
     out.terms(TERMS_PRODUCT, terms.entries());

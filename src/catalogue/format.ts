@@ -6,9 +6,9 @@
 import { words, brandKey, phraseKey } from '../shared/text';
 
 export const FORMAT = 'cosmetics-catalogue';
-export const SCHEMA_VERSION = '4';
+export const SCHEMA_VERSION = '5';
 
-import type { IngredientCategory, SourceIngredient, SourceProduct } from '../source/records';
+import { LIMITS, type IngredientCategory, type SourceIngredient, type SourceProduct } from '../source/records';
 
 /** Bit of each free-from tag in products.flags (bit set = the product contains it). */
 export const FLAG_BIT: Record<IngredientCategory, number> = {
@@ -42,8 +42,11 @@ export const TERMS_INGREDIENT_OTHER = 2;
 
 /**
  * `ord` is the 0-based line order in the source file: catalogue order for products.
- * products.payload: the product's whole answer (2.3) as UTF-8 JSON, ingredient records
- * included, so serving sends the blob as read.
+ * products.packed: the product's answer (2.3) as UTF-8 JSON with each entry's ingredient
+ * record cut out, and where each goes (packProduct): serving copies the ingredient records,
+ * held once in memory, back in (unpackProduct), so the file holds each record once.
+ * product_encodings: the same answer gzip-compressed at build time, for clients that accept
+ * it; nothing is compressed per request.
  * label_keys: the label join index, one row per kind (index in LABEL_KEY_KINDS) whose
  * entries are a JSON array of [key, ingredient ord] (key: exact or compact form,
  * src/labels/joiner.ts), prepared by src/builder/label-keys.ts for label analysis.
@@ -66,8 +69,9 @@ CREATE TABLE products (
   origin TEXT,
   flags INTEGER NOT NULL,
   summary TEXT NOT NULL,
-  payload BLOB NOT NULL
+  packed BLOB NOT NULL
 );
+CREATE TABLE product_encodings (ord INTEGER PRIMARY KEY, gzip BLOB NOT NULL);
 CREATE TABLE barcodes (gtin TEXT PRIMARY KEY, product_ord INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE ingredient_products (ingredient_ord INTEGER PRIMARY KEY, postings BLOB NOT NULL);
 CREATE TABLE search_terms (kind INTEGER NOT NULL, term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (kind, term)) WITHOUT ROWID;
@@ -90,7 +94,7 @@ export interface ProductRow {
   origin: string | null;
   flags: number;
   summary: string;
-  payload: Buffer;
+  packed: Buffer;
 }
 
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
@@ -124,27 +128,17 @@ export interface RenderedIngredients {
   record(ord: number): string;
 }
 
-/** Renders one product. */
+/** Renders one product: its row, whose `packed` answer leaves out the ingredient records. */
 export function renderProduct(ord: number, p: SourceProduct, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
+  const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
   let flags = 0;
-  let entries = '';
-  p.ingredients.forEach((e, position) => {
+  const entries = p.ingredients.map((e) => {
     const iord = ingredients.ord(e.id.toLowerCase());
     const cat = ingredients.category(iord);
     if (cat) flags |= FLAG_BIT[cat];
-    // Same text as JSON.stringify({ position, label_name, concentration, ...record }), built directly (hot path).
-    entries +=
-      (position === 0 ? '{"position":' : ',{"position":') +
-      position +
-      ',"label_name":' +
-      JSON.stringify(e.label_name) +
-      ',"concentration":' +
-      JSON.stringify(e.concentration) +
-      ',' +
-      ingredients.record(iord).slice(1);
+    return { ord: iord, label: JSON.stringify(e.label_name), concentration: e.concentration };
   });
-  const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
   const full = JSON.stringify({
     id,
     brand: p.brand,
@@ -163,8 +157,148 @@ export function renderProduct(ord: number, p: SourceProduct, ingredients: Render
     origin: p.origin,
     flags,
     summary,
-    payload: Buffer.from(full.slice(0, -2) + entries + ']}'),
+    packed: packProduct(full.slice(0, -2), entries),
   };
+}
+
+/** What a packed entry holds: the ingredient's ord, its label_name as JSON text and its concentration. */
+interface PackedEntry {
+  ord: number;
+  label: string;
+  concentration: number | null;
+}
+
+/**
+ * A packed answer: the entry count n (uint32 LE), the byte length of the head (uint32 LE), then
+ * per entry its ingredient ord (uint32 LE) and the byte lengths of its label_name and
+ * concentration JSON (uint16 LE each: at most 6 × 4,000 + 2 bytes; 0 for a null
+ * concentration), then the head (the answer up to and including `"ingredients":[`) and each
+ * entry's label_name and concentration JSON.
+ * Entry i of the answer is `{"position":i,"label_name":L,"concentration":C,` followed by the
+ * ingredient's record (2.5) without its '{'; entries are comma-separated and the answer ends `]}`:
+ * JSON.stringify({ position, label_name, concentration, ...record }) for each entry.
+ */
+function packProduct(head: string, entries: PackedEntry[]): Buffer {
+  const n = entries.length;
+  const json = (c: number | null) => (c === null ? '' : JSON.stringify(c));
+  const text = head + entries.map((e) => e.label + json(e.concentration)).join('');
+  const out = Buffer.allocUnsafe(8 + n * 8 + Buffer.byteLength(text));
+  out.writeUInt32LE(n, 0);
+  out.writeUInt32LE(Buffer.byteLength(head), 4);
+  entries.forEach((e, i) => {
+    out.writeUInt32LE(e.ord, 8 + i * 8);
+    out.writeUInt16LE(Buffer.byteLength(e.label), 12 + i * 8);
+    out.writeUInt16LE(Buffer.byteLength(json(e.concentration)), 14 + i * 8);
+  });
+  out.write(text, 8 + n * 8);
+  return out;
+}
+
+/**
+ * Plain Uint8Arrays, not Buffers, for every piece unpackInto copies: a Buffer's subarray is
+ * made through its species constructor, several times slower than a Uint8Array's.
+ */
+const bytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
+/** `{"position":i,"label_name":` for every position a product may have (`,` before all but the first). */
+const POSITION = Array.from({ length: LIMITS.ingredients }, (_, i) =>
+  bytes(Buffer.from(`${i === 0 ? '' : ','}{"position":${i},"label_name":`)),
+);
+const CONCENTRATION = bytes(Buffer.from(',"concentration":'));
+const NULL_CONCENTRATION = Buffer.from(',"concentration":null,');
+const END = bytes(Buffer.from(']}'));
+
+/**
+ * Per ingredient ord, what follows an entry's label_name when it states no concentration:
+ * `,"concentration":null,` and the ingredient's record (2.5) without its '{' (its `tail`),
+ * and the record alone (`body`, a view of the tail).
+ */
+export interface EntryTails {
+  tail: Uint8Array[];
+  body: Uint8Array[];
+}
+
+export function entryTails(records: readonly Buffer[]): EntryTails {
+  const tail = records.map((r) => bytes(Buffer.concat([NULL_CONCENTRATION, r.subarray(1)])));
+  return { tail, body: tail.map((t) => t.subarray(NULL_CONCENTRATION.length)) };
+}
+
+/** The byte length of the answer (2.3) a packed product stands for. */
+export function unpackedLength(packed: Buffer, t: EntryTails): number {
+  const n = packed.readUInt32LE(0);
+  let size = packed.length - 8 - n * 8 + END.length;
+  for (let i = 0, at = 8; i < n; i++, at += 8) {
+    const concentration = packed.readUInt16LE(at + 6);
+    const ord = packed.readUInt32LE(at);
+    size +=
+      POSITION[i].length + (concentration === 0 ? t.tail[ord].length : CONCENTRATION.length + 1 + t.body[ord].length);
+  }
+  return size;
+}
+
+/**
+ * Writes the answer a packed product stands for into `out` at `to`; returns where it ends.
+ * Hot path (every product answer): pieces are copied with TypedArray#set (a native copy; a
+ * Buffer#copy, a subarray or a byte loop per piece costs more), and an entry without a
+ * concentration — nearly all — is three copies: position, label_name, tail.
+ */
+export function unpackInto(packed: Buffer, t: EntryTails, out: Buffer, to: number): number {
+  const text = bytes(packed);
+  const n = packed.readUInt32LE(0);
+  let from = 8 + n * 8;
+  const headEnd = from + packed.readUInt32LE(4);
+  out.set(text.subarray(from, headEnd), to);
+  to += headEnd - from;
+  from = headEnd;
+  for (let i = 0, at = 8; i < n; i++, at += 8) {
+    const position = POSITION[i];
+    out.set(position, to);
+    to += position.length;
+    const labelEnd = from + packed.readUInt16LE(at + 4);
+    out.set(text.subarray(from, labelEnd), to);
+    to += labelEnd - from;
+    from = labelEnd;
+    const ord = packed.readUInt32LE(at);
+    const concentration = packed.readUInt16LE(at + 6);
+    if (concentration === 0) {
+      const tail = t.tail[ord];
+      out.set(tail, to);
+      to += tail.length;
+      continue;
+    }
+    out.set(CONCENTRATION, to);
+    to += CONCENTRATION.length;
+    out.set(text.subarray(from, from + concentration), to);
+    to += concentration;
+    from += concentration;
+    out[to++] = 0x2c; // ,
+    const body = t.body[ord];
+    out.set(body, to);
+    to += body.length;
+  }
+  out.set(END, to);
+  return to + END.length;
+}
+
+/** The answer a packed product stands for: one exact allocation. */
+export function unpackProduct(packed: Buffer, t: EntryTails): Buffer {
+  const out = Buffer.allocUnsafe(unpackedLength(packed, t));
+  unpackInto(packed, t, out, 0);
+  return out;
+}
+
+/** A JSON array of packed answers, `null` where one is null: one exact allocation. */
+export function unpackArray(packed: ReadonlyArray<Buffer | null>, t: EntryTails): Buffer {
+  let size = 1 + Math.max(1, packed.length);
+  for (const p of packed) size += p === null ? 4 : unpackedLength(p, t);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = 0x5b; // [
+  packed.forEach((p, i) => {
+    if (i > 0) out[at++] = 0x2c; // ,
+    at = p === null ? at + out.write('null', at, 'latin1') : unpackInto(p, t, out, at);
+  });
+  out[at] = 0x5d; // ]
+  return out;
 }
 
 /** A JSON array of pre-rendered JSON values, `null` where a value is null: one exact allocation. */

@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { Product, errors } from '../schemas';
-import { sendJson } from '../json';
+import { COMPRESSED_ANSWERS, answerEncoding, sendAnswer } from '../answer-encoding';
 import { ApiError } from '../../shared/errors';
 import { BARCODE_PATTERN } from '../../shared/text';
 
@@ -24,15 +24,17 @@ export function getProductByBarcode(app: Api): void {
         operationId: 'getProductByBarcode',
         summary: 'Fetch a product by barcode (barcode-enabled plans)',
         tags: ['products'],
+        description: COMPRESSED_ANSWERS,
         params: Params,
         querystring: Type.Object({}),
         response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
       },
     },
     (req, reply) => {
-      const product = app.catalogue().productByBarcode(req.params.barcode);
+      const encoding = answerEncoding(req.headers['accept-encoding']);
+      const product = app.catalogue().productByBarcode(req.params.barcode, encoding);
       if (product === null) throw new ApiError('not_found', `No product with barcode ${req.params.barcode}`);
-      sendJson(reply, product);
+      sendAnswer(reply, product, encoding);
     },
   );
 }

@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { Product, Uuid, errors } from '../schemas';
-import { sendJson } from '../json';
+import { COMPRESSED_ANSWERS, answerEncoding, sendAnswer } from '../answer-encoding';
 import { ApiError } from '../../shared/errors';
 import { isBarcode } from '../../shared/text';
 
@@ -17,6 +17,7 @@ export function getProduct(app: Api): void {
         operationId: 'getProduct',
         summary: 'Fetch one product with its full ingredient list',
         tags: ['products'],
+        description: COMPRESSED_ANSWERS,
         params: Params,
         querystring: Type.Object({}),
         response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
@@ -31,9 +32,10 @@ export function getProduct(app: Api): void {
       },
     },
     (req, reply) => {
-      const product = app.catalogue().product(req.params.id.toLowerCase());
+      const encoding = answerEncoding(req.headers['accept-encoding']);
+      const product = app.catalogue().product(req.params.id.toLowerCase(), encoding);
       if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
-      sendJson(reply, product);
+      sendAnswer(reply, product, encoding);
     },
   );
 }
