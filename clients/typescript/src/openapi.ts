@@ -59,7 +59,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch a product by barcode (barcode-enabled plans) */
+        /**
+         * Fetch a product by barcode (barcode-enabled plans)
+         * @description Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding.
+         */
         get: operations["getProductByBarcode"];
         put?: never;
         post?: never;
@@ -93,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch one product with its full ingredient list */
+        /**
+         * Fetch one product with its full ingredient list
+         * @description Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
