@@ -52,10 +52,17 @@ function errWithoutBytes(err: Error): Record<string, unknown> {
   return out;
 }
 
+/**
+ * JSON lines on stderr, written asynchronously: a line is queued and written with the lines
+ * that queue up behind it while a write is under way, rather than one synchronous write()
+ * per request. pino writes what is still queued when the process exits (a stop, or a crash
+ * by an uncaught exception); only a process killed outright (SIGKILL, the OOM killer) can
+ * lose the lines of its last moments.
+ */
 export function defaultLogger(): Logger {
   return pino(
     { level: process.env.LOG_LEVEL ?? 'info', redact: REDACT, serializers: { err: errWithoutBytes } },
-    pino.destination({ dest: 2, sync: process.env.XLOG === 'sync', minLength: Number(process.env.XLOG_MIN ?? 0) }),
+    pino.destination({ dest: 2, sync: false }),
   );
 }
 
