@@ -55,56 +55,60 @@ export async function readProducts(
   const compressor = new AnswerCompressor(out);
   let ord = 0;
   let barcodes = 0;
-  for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
-    const report = (m: string) => log.add(`${file}:${line}: ${m}`);
-    const o = parseLine(text, report);
-    if (o === null) {
-      ord++;
-      continue;
-    }
-    const ok = checkProduct(o, known, report);
-    const id = isUuid(o.id) ? o.id.toLowerCase() : null;
-    if (id !== null) {
-      const earlier = idLine.get(id);
-      if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
-      else idLine.set(id, line);
-    }
-    if (Array.isArray(o.barcodes)) {
-      const who = id ?? show(o.id);
-      o.barcodes.forEach((code: unknown, i: number) => {
-        if (!isBarcode(code)) return;
-        const key = gtinKey(code);
-        const owner = owners.get(key);
-        if (owner === undefined) owners.set(key, { line, id: who, code });
-        else if (owner.line !== line) {
-          report(
-            `barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
-              `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`,
-          );
-        }
-      });
-    }
-    if (ok && log.total === 0) {
-      const row = renderProduct(ord, o, rendered);
-      out.product(row);
-      tails ??= entryTails(dict.record.map((r) => Buffer.from(r)));
-      const waiting = compressor.add(ord, unpackProduct(row.packed, tails));
-      for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
-      barcodes += o.barcodes.length;
-      for (const e of o.ingredients) {
-        const iord = ingredientOrd(e.id.toLowerCase());
-        dict.labels.entry(e.label_name, iord);
-        const list = postings[iord] ?? (postings[iord] = []);
-        if (list[list.length - 1] !== ord) list.push(ord);
+  try {
+    for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
+      const report = (m: string) => log.add(`${file}:${line}: ${m}`);
+      const o = parseLine(text, report);
+      if (o === null) {
+        ord++;
+        continue;
       }
-      terms.add(ord, o.brand);
-      terms.add(ord, o.name);
-      if (waiting) await waiting;
+      const ok = checkProduct(o, known, report);
+      const id = isUuid(o.id) ? o.id.toLowerCase() : null;
+      if (id !== null) {
+        const earlier = idLine.get(id);
+        if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
+        else idLine.set(id, line);
+      }
+      if (Array.isArray(o.barcodes)) {
+        const who = id ?? show(o.id);
+        o.barcodes.forEach((code: unknown, i: number) => {
+          if (!isBarcode(code)) return;
+          const key = gtinKey(code);
+          const owner = owners.get(key);
+          if (owner === undefined) owners.set(key, { line, id: who, code });
+          else if (owner.line !== line) {
+            report(
+              `barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
+                `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`,
+            );
+          }
+        });
+      }
+      if (ok && log.total === 0) {
+        const row = renderProduct(ord, o, rendered);
+        out.product(row);
+        tails ??= entryTails(dict.record.map((r) => Buffer.from(r)));
+        const waiting = compressor.add(ord, unpackProduct(row.packed, tails));
+        for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
+        barcodes += o.barcodes.length;
+        for (const e of o.ingredients) {
+          const iord = ingredientOrd(e.id.toLowerCase());
+          dict.labels.entry(e.label_name, iord);
+          const list = postings[iord] ?? (postings[iord] = []);
+          if (list[list.length - 1] !== ord) list.push(ord);
+        }
+        terms.add(ord, o.brand);
+        terms.add(ord, o.name);
+        if (waiting) await waiting;
+      }
+      ord++;
+      if (line % 4096 === 0) progress(line, ord);
     }
-    ord++;
-    if (line % 4096 === 0) progress(line, ord);
+    await compressor.done();
+  } finally {
+    await compressor.close(); // at once when the pass failed
   }
-  await compressor.done();
   if (log.total === 0) {
     postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
     out.terms(TERMS_PRODUCT, terms.entries());
