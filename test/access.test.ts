@@ -24,6 +24,7 @@ const TEST_PLANS = [
   },
   { name: 'capped', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
   { name: 'paid', trial: null, monthlyIncluded: 10, monthlyCeiling: 50, ratePerSecond: null, barcode: false },
+  { name: 'unlimited', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
 ];
 const JAN_31_LAST_MS = Date.UTC(2025, 0, 31, 23, 59, 59, 999);
 const DAY = 86_400_000;
@@ -320,6 +321,29 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
         assert.deepEqual(
           usage.keys.map((r) => [r.calls, r.refused]),
           [[100, 100]],
+        );
+      },
+    );
+
+    storeTest(
+      '4 processes × 50 concurrent charges of 3 calls on a plan without limits count exactly 600 calls',
+      async (spec, admin, clock) => {
+        const k = await admin.createKey('unlimited');
+        const out = await race(4, {
+          spec,
+          plans,
+          key: k.key,
+          now: clock.ms,
+          concurrent: 50,
+          units: 3,
+          admitOnly: false,
+        });
+        assert.deepEqual(tally(out), { ok: 200 });
+        assert.ok(out.every((o) => o === 'ok:null'));
+        const usage = await admin.usage('2025-01');
+        assert.deepEqual(
+          usage.keys.map((r) => [r.calls, r.refused]),
+          [[600, 0]],
         );
       },
     );

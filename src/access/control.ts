@@ -3,7 +3,7 @@
 // round trip per step; key and account changes are seen within POLL_MS + one reload; a
 // failing or slow store gives 'unavailable', never a pass.
 import { ApiError } from '../shared/errors';
-import type { Backend, Snapshot } from './backend';
+import type { Backend, ChargeResult, Snapshot } from './backend';
 import type { Plans } from './plans';
 import { lookupHash } from './secret';
 import { MonthCache } from './time';
@@ -22,6 +22,20 @@ interface Entry {
 }
 
 const unavailable = () => ApiError.refusal('unavailable');
+const NOT_TRIAL: Charge = Object.freeze({ trialRemaining: null });
+
+/** A charge's result on a plan without a trial. */
+function paid(left: ChargeResult): Charge {
+  if (left === 'ceiling') throw ApiError.refusal('monthlyCap');
+  return NOT_TRIAL;
+}
+
+/** A charge's result on a trial plan: the trial requests left. */
+function trial(left: ChargeResult): Charge {
+  if (left === 'trial') throw ApiError.refusal('trialUsed');
+  if (left === 'ceiling') throw ApiError.refusal('monthlyCap');
+  return { trialRemaining: left };
+}
 
 export class MeteredAccess implements AccessControl {
   private byHash = new Map<string, Entry>();
@@ -62,22 +76,19 @@ export class MeteredAccess implements AccessControl {
     return grant;
   }
 
-  async charge(grant: Grant, units: number): Promise<Charge> {
+  charge(grant: Grant, units: number): Promise<Charge> {
+    if (Date.now() < this.failedUntil) return Promise.reject(unavailable());
     const { plan } = grant;
     const trialLimit = plan.trial === null ? null : plan.trial.requests;
-    const left = await this.guard(() =>
-      this.store.charge({
-        keyId: grant.keyId,
-        account: grant.account,
-        month: this.months.of(this.clock.now()),
-        units,
-        ceiling: plan.monthlyCeiling,
-        trialLimit,
-      }),
-    );
-    if (left === 'trial') throw ApiError.refusal('trialUsed');
-    if (left === 'ceiling') throw ApiError.refusal('monthlyCap');
-    return { trialRemaining: trialLimit === null ? null : left };
+    const charged = this.store.charge({
+      keyId: grant.keyId,
+      account: grant.account,
+      month: this.months.of(this.clock.now()),
+      units,
+      ceiling: plan.monthlyCeiling,
+      trialLimit,
+    });
+    return charged.then(trialLimit === null ? paid : trial, this.failed);
   }
 
   async close(): Promise<void> {
@@ -92,11 +103,16 @@ export class MeteredAccess implements AccessControl {
     try {
       return await op();
     } catch (err) {
-      this.failedUntil = Date.now() + BACKOFF_MS;
-      this.onStoreError(err);
-      throw unavailable();
+      return this.failed(err);
     }
   }
+
+  /** A store failure: told, answered 503, and the store left alone for BACKOFF_MS. */
+  private readonly failed = (err: unknown): never => {
+    this.failedUntil = Date.now() + BACKOFF_MS;
+    this.onStoreError(err);
+    throw unavailable();
+  };
 
   /** Reloads keys and accounts when the store's version has moved; concurrent callers share one reload. */
   refresh(): Promise<void> {

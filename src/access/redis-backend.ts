@@ -2,8 +2,10 @@
 // primary or a Cluster. Guarantees: every check-and-count runs inside one Lua script
 // (EVALSHA), atomic across all clients — the hits and charges of one event-loop turn share
 // one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
-// account, see redis-keys.ts), each checked in turn; commands fail fast while no primary
-// answers and time out after the given bound (never resent).
+// account, see redis-keys.ts), each checked in turn; that turn's charges nothing can refuse
+// (no ceiling, no trial) of one key and month are one op, and a call of that op alone is
+// the script's one HINCRBY sent bare; commands fail fast while no primary answers and time
+// out after the given bound (never resent).
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import calculateSlot from 'cluster-key-slot';
@@ -79,16 +81,23 @@ type Scripted = { [K in Exclude<keyof typeof SCRIPTS, 'meter'>]: (...args: (stri
 };
 type Client = (Redis | Cluster) & Scripted;
 
+interface Waiter {
+  resolve(result: number): void;
+  reject(err: unknown): void;
+}
+
+/** One op of the script: its keys, its 6 ARGV, and every caller told its result. */
 interface Op {
   keys: [string, string];
   args: (string | number)[];
-  resolve(result: number): void;
-  reject(err: unknown): void;
+  waiters: Waiter[];
 }
 
 export class RedisBackend implements Backend {
   private readonly r: Client;
   private queue: Op[] = [];
+  /** Queued charges that cannot be refused, by key id and month: later ones add their units. */
+  private summed = new Map<string, Op>();
   /** Key id → account, from the last snapshot: a rate hit's keys are named by its account on a cluster. */
   private accounts = new Map<string, string>();
 
@@ -176,23 +185,40 @@ export class RedisBackend implements Backend {
     return account;
   }
 
-  async charge(q: ChargeRequest): Promise<ChargeResult> {
+  charge(q: ChargeRequest): Promise<ChargeResult> {
+    if (q.ceiling === null && q.trialLimit === null) return this.chargeSummed(q);
     const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
-    const left = await this.enqueue(keys, ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1]);
-    return left === -1 ? 'trial' : left === -2 ? 'ceiling' : left;
+    return this.enqueue(keys, ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1]).then((left) =>
+      left === -1 ? 'trial' : left === -2 ? 'ceiling' : left,
+    );
+  }
+
+  /** A charge nothing can refuse (the script answers 0): added to a queued one of the same key and month. */
+  private chargeSummed(q: ChargeRequest): Promise<number> {
+    const id = `${q.keyId}\n${q.month}`;
+    const op = this.summed.get(id);
+    if (op === undefined) {
+      const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
+      const promise = this.enqueue(keys, ['c', q.keyId, q.account, q.units, -1, -1]);
+      this.summed.set(id, this.queue[this.queue.length - 1]);
+      return promise;
+    }
+    (op.args[3] as number) += q.units;
+    return new Promise<number>((resolve, reject) => op.waiters.push({ resolve, reject }));
   }
 
   /** Queues an op for this turn's `meter` script call (one per hash slot on a cluster). */
   private enqueue(keys: [string, string], args: (string | number)[]): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       if (this.queue.length === 0) setImmediate(this.flush);
-      this.queue.push({ keys, args, resolve, reject });
+      this.queue.push({ keys, args, waiters: [{ resolve, reject }] });
     });
   }
 
   private readonly flush = (): void => {
     const ops = this.queue;
     this.queue = [];
+    this.summed.clear();
     if (!this.k.slotted) return this.run(ops);
     const bySlot = new Map<number, Op[]>();
     for (const op of ops) {
@@ -205,10 +231,31 @@ export class RedisBackend implements Backend {
   };
 
   private run(ops: Op[]): void {
-    this.r.meter(ops.length * 2, ...ops.flatMap((op) => op.keys), ...ops.flatMap((op) => op.args)).then(
-      (results) => ops.forEach((op, i) => op.resolve(results[i])),
-      (err) => ops.forEach((op) => op.reject(err)),
+    this.send(ops).then(
+      (results) => {
+        for (let i = 0; i < ops.length; i++) for (const w of ops[i].waiters) w.resolve(results[i]);
+      },
+      (err) => {
+        for (const op of ops) for (const w of op.waiters) w.reject(err);
+      },
     );
+  }
+
+  /** The `meter` script call for `ops`; a lone charge nothing can refuse is the script's one HINCRBY, sent bare. */
+  private send(ops: Op[]): Promise<number[]> {
+    const [first] = ops;
+    if (ops.length === 1 && first.args[0] === 'c' && first.args[4] === -1 && first.args[5] === -1) {
+      return this.r.hincrby(first.keys[0], `c:${first.args[1]}`, first.args[3]).then(() => [0]);
+    }
+    const k = ops.length * 2;
+    const args = new Array<string | number>(ops.length * 8);
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i];
+      args[2 * i] = op.keys[0];
+      args[2 * i + 1] = op.keys[1];
+      for (let j = 0; j < 6; j++) args[k + 6 * i + j] = op.args[j];
+    }
+    return this.r.meter(k, ...args);
   }
 
   async createKey(k: KeyRecord): Promise<void> {

@@ -1,6 +1,8 @@
 // The access store in an embedded SQLite file (WAL mode), safe for several processes on
 // one file. Guarantees: every check-and-count runs inside one IMMEDIATE transaction — the
-// hits and charges of one event-loop turn share it (group commit), each checked in turn;
+// hits and charges of one event-loop turn share it (group commit), each checked in turn, and
+// that turn's charges nothing can refuse (no ceiling, no trial) of one key and month are
+// counted by one statement;
 // a lock held by another connection never blocks the event loop: SQLite is asked not to
 // wait, and a busy store is retried every RETRY_MS on a timer until the busy timeout,
 // then surfaces as an error. After every transaction the file at the path is checked to
@@ -80,10 +82,22 @@ function prepare(db: Database.Database) {
   };
 }
 
-interface Op {
-  run(s: Statements): unknown;
+interface Waiter {
   resolve(value: unknown): void;
   reject(err: unknown): void;
+}
+
+/** One step of a turn's transaction, and every caller told its result. */
+interface Op {
+  run(s: Statements): unknown;
+  waiters: Waiter[];
+}
+
+/** A turn's charges of one key and month that nothing can refuse: counted as one. */
+interface Summed extends Op {
+  keyId: string;
+  month: string;
+  units: number;
 }
 
 /** How often a store locked by another connection is tried again. */
@@ -103,6 +117,8 @@ export class SqliteBackend implements Backend {
   private st: Statements | undefined;
   private runBatch: ((ops: Op[], s: Statements) => unknown[]) | undefined;
   private queue: Op[] = [];
+  /** This turn's queued charges that cannot be refused, by key id and month. */
+  private summed = new Map<string, Summed>();
   private closed = false;
 
   /** `busyTimeoutMs`: how long an operation keeps retrying while another connection holds the lock. */
@@ -159,21 +175,26 @@ export class SqliteBackend implements Backend {
   /** Queues a check-and-count for this turn's transaction. */
   private enqueue<T>(run: (s: Statements) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.queue.length === 0) setImmediate(this.flush);
-      this.queue.push({ run, resolve: resolve, reject });
+      this.push({ run, waiters: [{ resolve, reject }] });
     });
+  }
+
+  private push(op: Op): void {
+    if (this.queue.length === 0) setImmediate(this.flush);
+    this.queue.push(op);
   }
 
   private readonly flush = (): void => {
     const ops = this.queue;
     if (ops.length === 0) return;
     this.queue = [];
+    this.summed.clear();
     this.attempt(() => this.runBatch!(ops, this.s)).then(
       (results) => {
-        for (let i = 0; i < ops.length; i++) ops[i].resolve(results[i]);
+        for (let i = 0; i < ops.length; i++) for (const w of ops[i].waiters) w.resolve(results[i]);
       },
       (err) => {
-        for (const op of ops) op.reject(err);
+        for (const op of ops) for (const w of op.waiters) w.reject(err);
       },
     );
   };
@@ -215,6 +236,7 @@ export class SqliteBackend implements Backend {
   }
 
   charge(r: ChargeRequest): Promise<ChargeResult> {
+    if (r.ceiling === null && r.trialLimit === null) return this.chargeSummed(r.keyId, r.month, r.units);
     return this.enqueue((s): ChargeResult => {
       let left = 0;
       if (r.trialLimit !== null) {
@@ -226,6 +248,23 @@ export class SqliteBackend implements Backend {
       s.addCalls.run(r.keyId, r.month, r.units);
       if (r.trialLimit !== null) s.addTrial.run(r.account, r.units);
       return left;
+    });
+  }
+
+  /** A charge nothing can refuse (its result is 0): added to this turn's one of the same key and month. */
+  private chargeSummed(keyId: string, month: string, units: number): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const waiter = { resolve, reject };
+      const id = `${keyId}\n${month}`;
+      const queued = this.summed.get(id);
+      if (queued !== undefined) {
+        queued.units += units;
+        queued.waiters.push(waiter);
+        return;
+      }
+      const op: Summed = { keyId, month, units, waiters: [waiter], run: runSummed };
+      this.summed.set(id, op);
+      this.push(op);
     });
   }
 
@@ -275,6 +314,11 @@ export class SqliteBackend implements Backend {
     closeSync(this.file.fd);
     return Promise.resolve();
   }
+}
+
+function runSummed(this: Summed, s: Statements): number {
+  s.addCalls.run(this.keyId, this.month, this.units);
+  return 0;
 }
 
 function refuse(s: Statements, r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {
