@@ -50,6 +50,7 @@ export class Searcher {
   private readonly seen: Int32Array;
   /** One bit per document, all zero between calls. */
   private readonly bits: Uint32Array;
+  /** score[i]: the score of matchBuf[i]. */
   private readonly score: Float64Array;
   private readonly lengthFactor: Float64Array;
   private readonly matchBuf: Int32Array;
@@ -232,8 +233,8 @@ export class Searcher {
         else s += w.idf * q;
       }
       if (!ok) continue;
+      score[m] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
       matchBuf[m++] = d;
-      score[d] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
     }
     return m;
   }
@@ -268,7 +269,7 @@ export class Searcher {
   }
 
   /**
-   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords) ordered by score
+   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords, scores alongside) ordered by score
    * descending, then ord: a quickselect finds the cut-off score, so only the at most
    * skip+limit winners are sorted.
    */
@@ -278,23 +279,22 @@ export class Searcher {
     let cutoff = -Infinity;
     let above = 0;
     if (m > want) {
-      for (let i = 0; i < m; i++) vals[i] = score[matchBuf[i]];
+      vals.set(score.subarray(0, m));
       cutoff = kthLargest(vals, m, want);
-      for (let i = 0; i < m; i++) if (score[matchBuf[i]] > cutoff) above++;
+      for (let i = 0; i < m; i++) if (score[i] > cutoff) above++;
     }
-    const picked: number[] = [];
+    const picked: number[] = []; // positions in matchBuf, so ascending ords
     let ties = want - above;
     for (let i = 0; i < m && picked.length < want; i++) {
-      const d = matchBuf[i];
-      const s = score[d];
-      if (s > cutoff) picked.push(d);
+      const s = score[i];
+      if (s > cutoff) picked.push(i);
       else if (s === cutoff && ties > 0) {
-        picked.push(d);
+        picked.push(i);
         ties--;
       }
     }
     picked.sort((a, b) => score[b] - score[a]); // stable: equal scores stay in ord order
-    return picked.slice(skip, want);
+    return picked.slice(skip, want).map((i) => matchBuf[i]);
   }
 
   private nextGen(): number {
