@@ -27,6 +27,8 @@ const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
 const CACHE_ENTRIES = 1024;
+/** Per-word document counts kept (several fields; a single field's TextIndex keeps its own). */
+const COUNT_ENTRIES = 100_000;
 /** A word whose documents are the union of more lists than this (and than MARK_FACTOR × the candidates) is checked in the forward index only. */
 const NARROW_MAX_LISTS = 8;
 /** Lists of at most this many times the candidates' documents are marked rather than galloped through. */
@@ -56,6 +58,8 @@ export class Searcher {
   private readonly matchBuf: Int32Array;
   private readonly vals: Float64Array;
   private gen = 1;
+  /** Several fields: documents per word ('=' exact or '*' prefix, then the word), see distinctCount. */
+  private readonly counts = new Map<string, number>();
   private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
 
   /** Queries matching at least `cacheMinMatches` documents have all their reachable rows ranked once and kept. */
@@ -124,7 +128,7 @@ export class Searcher {
     });
     let count: number;
     if (this.fields.length === 1) count = this.fields[0].index.count(text, !last);
-    else count = this.distinct(this.fields.flatMap((f, i) => this.lists(f.index, text, fields[i], last)));
+    else count = this.distinctCount(text, last, fields);
     const n = this.docCount;
     return { text, last, fields, count, idf: Math.log(1 + (n - count + 0.5) / (count + 0.5)) };
   }
@@ -250,6 +254,18 @@ export class Searcher {
     const weight = this.fields[0].weight;
     if (!w.last || (exact >= 0 && hi - lo === 1)) return 1 * weight;
     return exact < 0 ? PREFIX_QUALITY * weight : 0;
+  }
+
+  /** Documents having the word in any field, memoised per word (the index never changes). */
+  private distinctCount(text: string, last: boolean, fields: FieldWord[]): number {
+    const key = (last ? '*' : '=') + text;
+    let count = this.counts.get(key);
+    if (count === undefined) {
+      count = this.distinct(this.fields.flatMap((f, i) => this.lists(f.index, text, fields[i], last)));
+      if (this.counts.size >= COUNT_ENTRIES) this.counts.clear();
+      this.counts.set(key, count);
+    }
+    return count;
   }
 
   private distinct(lists: Int32Array[]): number {
