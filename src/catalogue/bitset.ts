@@ -26,22 +26,23 @@ export class Bitset {
     this.words.set(other.words);
     return this;
   }
-  /** Keeps the bits also in `other` (or, with `not`, not in it). */
-  and(other: Bitset, not = false): this {
+  and(other: Bitset): this {
     const a = this.words,
       b = other.words;
-    if (not) for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
-    else for (let i = 0; i < a.length; i++) a[i] &= b[i];
+    for (let i = 0; i < a.length; i++) a[i] &= b[i];
     return this;
   }
-  /** and(), counting the bits that remain in the same pass. */
-  andCount(other: Bitset, not = false): number {
+  andNot(other: Bitset): this {
     const a = this.words,
       b = other.words;
-    let n = 0;
-    if (not) for (let i = 0; i < a.length; i++) n += popcount((a[i] &= ~b[i]));
-    else for (let i = 0; i < a.length; i++) n += popcount((a[i] &= b[i]));
-    return n;
+    for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
+    return this;
+  }
+  /** Keeps only the listed ords (work in proportion to the list, plus two native passes). */
+  andList(ords: ArrayLike<number>, scratch: Bitset): this {
+    scratch.words.fill(0);
+    for (let i = 0; i < ords.length; i++) if (this.has(ords[i])) scratch.set(ords[i]);
+    return this.copy(scratch);
   }
   /** Clears the listed ords. */
   clearList(ords: ArrayLike<number>): this {

@@ -1,12 +1,10 @@
-// Product filters as set algebra over catalogue ords. Guarantees: results are in
-// catalogue order; total is exact. Any set holding more than 1/32 of the catalogue is
-// kept as a bitset (which is then also the smaller form), smaller ones as ascending
-// lists. A filter naming a short list costs one probe per listed product and named set;
-// one made of bitsets only costs a copy and one pass over products/32 words per further
-// set (the last pass also counts), whatever the counts; a single kept bitset (a
-// combination of free-from tags, kept once made, or a common ingredient) costs only the
-// rows read from it. The total and rows of the last CACHE_ENTRIES filters are kept, so a
-// repeated filter costs a lookup.
+// Product filters as bitset algebra over catalogue ords. Guarantees: results are in
+// catalogue order; total is exact; a filter not answered recently costs a few passes
+// over products/32 words plus the short posting lists it names, whatever the counts:
+// any set holding more than 1/32 of the catalogue is kept as a bitset (which is then
+// also the smaller form), so common ingredients cost no more than rare ones. The
+// total and rows of the last CACHE_ENTRIES filters are kept, so a repeated filter costs
+// a lookup.
 import { Bitset } from './bitset';
 import { FLAG_BIT } from './format';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
@@ -41,14 +39,12 @@ const CACHE_ENTRIES = 1024;
 
 export class FilterIndex {
   private readonly freeOf = new Map<IngredientCategory, Bitset>();
-  /** Products free of several tags, by the mask of their FLAG_BITs. */
-  private readonly freeCombos = new Map<number, Bitset>();
-  private readonly sizes = new Map<Bitset, number>();
   private readonly category = new Map<string, DocSet>();
   private readonly brand = new Map<string, DocSet>();
   private readonly origin = new Map<string, DocSet>();
   private readonly ingredients: DocSet[];
   private readonly result: Bitset;
+  private readonly scratch: Bitset;
   private readonly cache = new ResultCache<CachedResult>(CACHE_ENTRIES);
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
@@ -76,6 +72,7 @@ export class FilterIndex {
       for (const [k, list] of src) m.set(k, this.docSet(Int32Array.from(list)));
     }
     this.result = new Bitset(size);
+    this.scratch = new Bitset(size);
   }
 
   /** Catalogue-ordered ords of the window, and the total. */
@@ -91,30 +88,21 @@ export class FilterIndex {
 
   /** The first `head` rows and the total. */
   private evaluate(f: ProductFilter, head: number): CachedResult {
-    const required: DocSet[] = [...(f.freeOf.length > 0 ? [this.freeOfAll(f.freeOf)] : []), ...this.positiveSets(f)];
-    const excluded = f.excludes.map((ing) => this.ingredient(ing));
-    let shortest: Int32Array | undefined;
-    for (const set of required)
-      if (!(set instanceof Bitset) && (!shortest || set.length < shortest.length)) shortest = set;
-    if (shortest) return probe(shortest, required, excluded, head);
-    if (required.length === 1 && excluded.length === 0) {
-      const set = required[0] as Bitset; // a kept set: its rows are read in place, its size is known
-      return { ords: set.head(head), total: this.sizeOf(set) };
-    }
-    // Only bitsets are required: start from a copy of the first (one native copy instead of
-    // a fill and a pass), clear the short excluded lists, then AND the rest, counting in the last pass.
-    const r = required.length === 0 ? this.result.fill() : this.result.copy(required[0] as Bitset);
-    for (const set of excluded) if (!(set instanceof Bitset)) r.clearList(set);
-    const passes: Array<[Bitset, boolean]> = [
-      ...required.slice(1).map((set): [Bitset, boolean] => [set as Bitset, false]),
-      ...excluded.filter((set) => set instanceof Bitset).map((set): [Bitset, boolean] => [set, true]),
-    ];
-    let total = -1;
-    passes.forEach(([set, not], i) => {
-      if (i < passes.length - 1) r.and(set, not);
-      else total = r.andCount(set, not);
+    const required: DocSet[] = [...f.freeOf.map((c) => this.freeOf.get(c)!), ...this.positiveSets(f)];
+    // Start from a copy of the first required bitset (one native copy instead of a fill and a pass).
+    const first = required.findIndex((s) => s instanceof Bitset);
+    const r = first < 0 ? this.result.fill() : this.result.copy(required[first] as Bitset);
+    required.forEach((set, i) => {
+      if (i === first) return;
+      if (set instanceof Bitset) r.and(set);
+      else r.andList(set, this.scratch);
     });
-    return { ords: r.head(head), total: total < 0 ? r.count() : total };
+    for (const ing of f.excludes) {
+      const set = this.ingredient(ing);
+      if (set instanceof Bitset) r.andNot(set);
+      else r.clearList(set);
+    }
+    return { ords: r.head(head), total: r.count() };
   }
 
   /** How many products each given filter matches on its own (for the no-match hint). */
@@ -129,25 +117,6 @@ export class FilterIndex {
     if (f.has !== undefined) one('has_ingredient', { has: f.has });
     if (f.excludes.length > 0) one('excludes_ingredient', { excludes: f.excludes });
     return out;
-  }
-
-  /** The products free of every given tag: one kept bitset per combination, made on first use (at most 31). */
-  private freeOfAll(tags: IngredientCategory[]): Bitset {
-    const mask = tags.reduce((m, c) => m | FLAG_BIT[c], 0);
-    let set = this.freeCombos.get(mask);
-    if (set === undefined) {
-      set = new Bitset(this.size).copy(this.freeOf.get(tags[0])!);
-      for (const c of tags.slice(1)) set.and(this.freeOf.get(c)!);
-      this.freeCombos.set(mask, set);
-    }
-    return set;
-  }
-
-  /** How many products a kept (never changed) bitset holds, counted once. */
-  private sizeOf(set: Bitset): number {
-    let n = this.sizes.get(set);
-    if (n === undefined) this.sizes.set(set, (n = set.count()));
-    return n;
   }
 
   private positiveSets(f: ProductFilter): DocSet[] {
@@ -177,39 +146,6 @@ export const FREE_PARAM: Record<IngredientCategory, string> = {
 };
 
 const EMPTY = new Int32Array(0);
-
-/**
- * The products of the ascending list `driver` that are in every required set and in no
- * excluded set: one probe per listed product and set (a bit, or a step through a list),
- * so a filter naming a short list costs in proportion to that list, not to the catalogue.
- */
-function probe(driver: Int32Array, required: DocSet[], excluded: DocSet[], head: number): CachedResult {
-  const sets = [...required.filter((s) => s !== driver), ...excluded];
-  const not = sets.map((_, i) => i >= sets.length - excluded.length);
-  const at = sets.map(() => 0);
-  const ords = new Int32Array(Math.min(head, driver.length));
-  let total = 0;
-  for (let k = 0; k < driver.length; k++) {
-    const d = driver[k];
-    let ok = true;
-    for (let j = 0; j < sets.length && ok; j++) {
-      const set = sets[j];
-      let has: boolean;
-      if (set instanceof Bitset) has = set.has(d);
-      else {
-        let i = at[j];
-        while (i < set.length && set[i] < d) i++;
-        at[j] = i;
-        has = i < set.length && set[i] === d;
-      }
-      ok = has !== not[j];
-    }
-    if (!ok) continue;
-    if (total < ords.length) ords[total] = d;
-    total++;
-  }
-  return { ords: total < ords.length ? ords.slice(0, total) : ords, total };
-}
 
 /** The same key for filters that select the same products (free-from tags and excludes in any order). */
 function cacheKey(f: ProductFilter): string {
