@@ -2,11 +2,13 @@
 // Guarantees: every query word must match (AND) a whole word of some field, the last
 // word also as a prefix; total and per-word counts are exact; ranking is BM25-style
 // (idf of each word × field weight, exact words above prefix matches, shorter
-// documents first on ties of score), then ascending ord. Work per request: walk the
-// documents of the rarest word once, narrow them by the other words' sorted lists,
-// and check the rest against each candidate's few term ids (forward index); queries
-// with many matches are ranked once and their reachable rows kept in a small LRU (the
-// catalogue never changes).
+// documents first on ties of score), then ascending ord. Work per request: take the
+// documents of the rarest word (a word of several lists is merged through a bitset, no
+// sort), narrow them by the other words' sorted lists (short lists marked in a bitset
+// and probed, a few long ones galloped through), and read each remaining candidate's
+// few term ids (forward index) only for words whose match or quality is not yet known;
+// queries with many matches are ranked once and their reachable rows kept in a small
+// LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
 import { REACHABLE, ResultCache, rows } from './result-cache';
 
