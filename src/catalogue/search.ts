@@ -2,11 +2,13 @@
 // Guarantees: every query word must match (AND) a whole word of some field, the last
 // word also as a prefix; total and per-word counts are exact; ranking is BM25-style
 // (idf of each word × field weight, exact words above prefix matches, shorter
-// documents first on ties of score), then ascending ord. Work per request: walk the
-// documents of the rarest word once, narrow them by the other words' sorted lists,
-// and check the rest against each candidate's few term ids (forward index); queries
-// with many matches are ranked once and their reachable rows kept in a small LRU (the
-// catalogue never changes).
+// documents first on ties of score), then ascending ord. Work per request: take the
+// documents of the rarest word (a word of several lists is merged through a bitset, no
+// sort), narrow them by the other words' sorted lists (short lists marked in a bitset
+// and probed, a few long ones galloped through), and read each remaining candidate's
+// few term ids (forward index) only for words whose match or quality is not yet known;
+// queries with many matches are ranked once and their reachable rows kept in a small
+// LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
 import { REACHABLE, ResultCache, rows } from './result-cache';
 
@@ -27,8 +29,12 @@ const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
 const CACHE_ENTRIES = 1024;
-/** A word whose documents are the union of more lists than this is checked in the forward index only. */
+/** Per-word document counts kept (several fields; a single field's TextIndex keeps its own). */
+const COUNT_ENTRIES = 100_000;
+/** A word whose documents are the union of more lists than this (and than MARK_FACTOR × the candidates) is checked in the forward index only. */
 const NARROW_MAX_LISTS = 8;
+/** Lists of at most this many times the candidates' documents are marked rather than galloped through. */
+const MARK_FACTOR = 4;
 
 /** How one query word matches in one field: its exact term id and its prefix range. */
 interface FieldWord {
@@ -46,11 +52,16 @@ interface Word {
 
 export class Searcher {
   private readonly seen: Int32Array;
+  /** One bit per document, all zero between calls. */
+  private readonly bits: Uint32Array;
+  /** score[i]: the score of matchBuf[i]. */
   private readonly score: Float64Array;
   private readonly lengthFactor: Float64Array;
   private readonly matchBuf: Int32Array;
   private readonly vals: Float64Array;
   private gen = 1;
+  /** Several fields: documents per word ('=' exact or '*' prefix, then the word), see distinctCount. */
+  private readonly counts = new Map<string, number>();
   private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
 
   /** Queries matching at least `cacheMinMatches` documents have all their reachable rows ranked once and kept. */
@@ -60,6 +71,7 @@ export class Searcher {
     private readonly cacheMinMatches: number,
   ) {
     this.seen = new Int32Array(docCount);
+    this.bits = new Uint32Array((docCount + 31) >>> 5);
     this.score = new Float64Array(docCount);
     this.matchBuf = new Int32Array(docCount);
     this.vals = new Float64Array(docCount);
@@ -87,16 +99,22 @@ export class Searcher {
 
     let driver = 0;
     for (let i = 1; i < words.length; i++) if (words[i].count < words[driver].count) driver = i;
-    // Narrow the driver's documents by the other words' sorted lists (rarest first; a last
-    // word only when its prefix has few lists), so that the forward index is read only
-    // for documents that hold every word.
-    let n = this.candidates(words[driver]);
-    const others = words.filter((_, i) => i !== driver).sort((a, b) => a.count - b.count);
-    for (const w of others) {
-      const lists = this.fields.flatMap((f, j) => this.lists(f.index, w.text, w.fields[j], w.last));
-      if (lists.length <= NARROW_MAX_LISTS) n = this.narrow(n, lists);
+    // Narrow the driver's documents by the other words' sorted lists (rarest first), so
+    // that the forward index is read only for documents that hold every word.
+    let [src, n] = this.candidates(words[driver]);
+    const known = words.map((_, i) => i === driver);
+    const others = words.map((_, i) => i).filter((i) => i !== driver);
+    for (const i of others.sort((a, b) => words[a].count - words[b].count)) {
+      const w = words[i];
+      const kept = this.narrow(
+        src,
+        n,
+        this.fields.flatMap((f, j) => this.lists(f.index, w.text, w.fields[j], w.last)),
+      );
+      if (kept < 0) continue;
+      [src, n, known[i]] = [this.matchBuf, kept, true];
     }
-    const m = this.match(words, n, boost);
+    const m = this.match(src, words, n, known, boost);
 
     if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
     const ranked = { ords: Int32Array.from(this.window(m, 0, REACHABLE)), total: m, wordCounts };
@@ -112,7 +130,7 @@ export class Searcher {
     });
     let count: number;
     if (this.fields.length === 1) count = this.fields[0].index.count(text, !last);
-    else count = this.distinct(this.fields.flatMap((f, i) => this.lists(f.index, text, fields[i], last)));
+    else count = this.distinctCount(text, last, fields);
     const n = this.docCount;
     return { text, last, fields, count, idf: Math.log(1 + (n - count + 0.5) / (count + 0.5)) };
   }
@@ -122,37 +140,57 @@ export class Searcher {
     return fw.exact < 0 ? [] : [index.list(fw.exact)];
   }
 
-  /** The documents matching a word, ascending, in matchBuf; returns how many. */
-  private candidates(w: Word): number {
+  /**
+   * The documents matching a word, ascending: its one list as it is, or the union of its
+   * lists in matchBuf (set as bits, then read back in order: no sort).
+   */
+  private candidates(w: Word): [Int32Array, number] {
     const lists = this.fields.flatMap((f, i) => this.lists(f.index, w.text, w.fields[i], w.last));
-    const buf = this.matchBuf;
-    if (lists.length === 1) {
-      buf.set(lists[0]);
-      return lists[0].length;
-    }
-    const g = this.nextGen();
-    const seen = this.seen;
-    let m = 0;
+    if (lists.length === 1) return [lists[0], lists[0].length];
+    const { bits, matchBuf } = this;
+    let lo = bits.length;
+    let hi = -1;
     for (const list of lists) {
-      for (let k = 0; k < list.length; k++) {
-        const d = list[k];
-        if (seen[d] !== g) {
-          seen[d] = g;
-          buf[m++] = d;
-        }
-      }
+      if (list.length === 0) continue;
+      for (let k = 0; k < list.length; k++) bits[list[k] >>> 5] |= 1 << (list[k] & 31);
+      lo = Math.min(lo, list[0] >>> 5);
+      hi = Math.max(hi, list[list.length - 1] >>> 5);
     }
-    buf.subarray(0, m).sort();
-    return m;
+    let m = 0;
+    for (let i = lo; i <= hi; i++) {
+      let word = bits[i];
+      if (word === 0) continue;
+      bits[i] = 0;
+      for (; word !== 0; word &= word - 1) matchBuf[m++] = (i << 5) + 31 - Math.clz32(word & -word);
+    }
+    return [matchBuf, m];
   }
 
-  /** Keeps the candidates in matchBuf[0..n) (ascending) found in any of the ascending lists; returns how many remain. */
-  private narrow(n: number, lists: Int32Array[]): number {
+  /**
+   * Keeps in matchBuf the candidates src[0..n) (ascending) found in any of the ascending
+   * lists; returns how many remain. Lists short next to the candidates are marked and the
+   * candidates probed; a few long lists are galloped through; many long lists are left to
+   * the forward index (returns -1: matchBuf and the candidates are left as they are).
+   */
+  private narrow(src: Int32Array, n: number, lists: Int32Array[]): number {
     const buf = this.matchBuf;
-    const at = lists.map(() => 0);
+    let total = 0;
+    for (const l of lists) total += l.length;
     let m = 0;
+    if (total <= MARK_FACTOR * n) {
+      const bits = this.bits;
+      for (const list of lists) for (let k = 0; k < list.length; k++) bits[list[k] >>> 5] |= 1 << (list[k] & 31);
+      for (let c = 0; c < n; c++) {
+        const d = src[c];
+        if ((bits[d >>> 5] & (1 << (d & 31))) !== 0) buf[m++] = d;
+      }
+      bits.fill(0);
+      return m;
+    }
+    if (lists.length > NARROW_MAX_LISTS) return -1;
+    const at = lists.map(() => 0);
     for (let c = 0; c < n; c++) {
-      const d = buf[c];
+      const d = src[c];
       for (let j = 0; j < lists.length; j++) {
         const list = lists[j];
         const k = (at[j] = gallop(list, at[j], d));
@@ -165,18 +203,24 @@ export class Searcher {
     return m;
   }
 
-  /** Keeps the candidates in matchBuf[0..n) that match every word, scoring them; returns how many remain. */
-  private match(words: Word[], n: number, boost?: (ord: number) => number): number {
+  /**
+   * Keeps in matchBuf the candidates src[0..n) that match every word, scoring them;
+   * returns how many remain. `known[i]`: every candidate has word i (it was narrowed by
+   * its lists), so in a single field its quality is often the same for all and its
+   * terms need not be read.
+   */
+  private match(src: Int32Array, words: Word[], n: number, known: boolean[], boost?: (ord: number) => number): number {
     const { matchBuf, score, lengthFactor, fields } = this;
+    const fixed = words.map((w, i) => (known[i] && fields.length === 1 ? this.fixedQuality(w) : 0));
     let m = 0;
     for (let c = 0; c < n; c++) {
-      const d = matchBuf[c];
+      const d = src[c];
       let s = 0;
       let ok = true;
       for (let i = 0; i < words.length && ok; i++) {
         const w = words[i];
-        let q = 0;
-        for (let f = 0; f < fields.length; f++) {
+        let q = fixed[i];
+        for (let f = 0; f < fields.length && q === 0; f++) {
           const { docStart, docTerms } = fields[f].index;
           const fw = w.fields[f];
           let fq = 0;
@@ -195,10 +239,35 @@ export class Searcher {
         else s += w.idf * q;
       }
       if (!ok) continue;
+      score[m] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
       matchBuf[m++] = d;
-      score[d] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
     }
     return m;
+  }
+
+  /**
+   * The quality × weight of a word that every candidate has in the one field, when it is
+   * the same for all: a word before the last matches exactly; a last word that is no
+   * whole term matches as a prefix only, and one that starts no other term exactly.
+   * 0 when it must be read from each candidate's terms.
+   */
+  private fixedQuality(w: Word): number {
+    const { exact, lo, hi } = w.fields[0];
+    const weight = this.fields[0].weight;
+    if (!w.last || (exact >= 0 && hi - lo === 1)) return 1 * weight;
+    return exact < 0 ? PREFIX_QUALITY * weight : 0;
+  }
+
+  /** Documents having the word in any field, memoised per word (the index never changes). */
+  private distinctCount(text: string, last: boolean, fields: FieldWord[]): number {
+    const key = (last ? '*' : '=') + text;
+    let count = this.counts.get(key);
+    if (count === undefined) {
+      count = this.distinct(this.fields.flatMap((f, i) => this.lists(f.index, text, fields[i], last)));
+      if (this.counts.size >= COUNT_ENTRIES) this.counts.clear();
+      this.counts.set(key, count);
+    }
+    return count;
   }
 
   private distinct(lists: Int32Array[]): number {
@@ -218,7 +287,7 @@ export class Searcher {
   }
 
   /**
-   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords) ordered by score
+   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords, scores alongside) ordered by score
    * descending, then ord: a quickselect finds the cut-off score, so only the at most
    * skip+limit winners are sorted.
    */
@@ -228,23 +297,22 @@ export class Searcher {
     let cutoff = -Infinity;
     let above = 0;
     if (m > want) {
-      for (let i = 0; i < m; i++) vals[i] = score[matchBuf[i]];
+      vals.set(score.subarray(0, m));
       cutoff = kthLargest(vals, m, want);
-      for (let i = 0; i < m; i++) if (score[matchBuf[i]] > cutoff) above++;
+      for (let i = 0; i < m; i++) if (score[i] > cutoff) above++;
     }
-    const picked: number[] = [];
+    const picked: number[] = []; // positions in matchBuf, so ascending ords
     let ties = want - above;
     for (let i = 0; i < m && picked.length < want; i++) {
-      const d = matchBuf[i];
-      const s = score[d];
-      if (s > cutoff) picked.push(d);
+      const s = score[i];
+      if (s > cutoff) picked.push(i);
       else if (s === cutoff && ties > 0) {
-        picked.push(d);
+        picked.push(i);
         ties--;
       }
     }
     picked.sort((a, b) => score[b] - score[a]); // stable: equal scores stay in ord order
-    return picked.slice(skip, want);
+    return picked.slice(skip, want).map((i) => matchBuf[i]);
   }
 
   private nextGen(): number {

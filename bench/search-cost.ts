@@ -1,0 +1,67 @@
+// In-process cost of the three list mixes (product search, filter, ingredient search):
+// the benchmark's own requests, parsed as the routes parse them, replayed in order
+// against one opened catalogue, with no HTTP. Guarantees: reads only; prints CPU µs per
+// call (process.cpuUsage, user + system) per mix, after one warm-up replay, and the
+// same for a product read by id as the baseline of the same run.
+// Usage: node dist/bench/search-cost.js [catalogue.db] [replays]
+import { Catalogue, type FilterQuery } from '../src/catalogue/read-model';
+import { searchWords } from '../src/shared/text';
+import { INGREDIENT_CATEGORIES } from '../src/source/records';
+import { FREE_PARAM } from '../src/catalogue/filter-index';
+import { buildWorkload, type BenchRequest } from './workload';
+
+type Call = () => unknown;
+
+function cpuPerCall(calls: Call[], replays: number): number {
+  for (const c of calls) c();
+  const t = process.cpuUsage();
+  for (let r = 0; r < replays; r++) for (const c of calls) c();
+  const u = process.cpuUsage(t);
+  return (u.user + u.system) / (replays * calls.length);
+}
+
+function query(r: BenchRequest): URLSearchParams {
+  return new URLSearchParams(r.path.slice(r.path.indexOf('?') + 1));
+}
+
+function page(p: URLSearchParams): number {
+  return Number(p.get('page') ?? 1);
+}
+
+function filterQuery(p: URLSearchParams): FilterQuery {
+  const opt = (k: string) => p.get(k) ?? undefined;
+  return {
+    category: opt('category'),
+    brand: opt('brand'),
+    origin: opt('origin'),
+    freeOf: INGREDIENT_CATEGORIES.filter((c) => p.get(FREE_PARAM[c]) === 'true'),
+    hasIngredient: opt('has_ingredient')?.toLowerCase(),
+    excludesIngredients: p.get('excludes_ingredient')?.toLowerCase().split(',') ?? [],
+  };
+}
+
+function main(): void {
+  const file = process.argv[2] ?? 'var/bench/p200000-i30000-s1/catalogue.db';
+  const replays = Number(process.argv[3] ?? 3);
+  const w = buildWorkload(file, 1);
+  const c = Catalogue.open(file);
+  try {
+    const mixes: Array<[string, Call[]]> = [
+      ['product by id', w.productById.map((r) => () => c.product(r.path.slice(r.path.lastIndexOf('/') + 1)))],
+      [
+        'product search mix',
+        w.productSearch.map(query).map((p) => () => c.searchProducts(searchWords(p.get('q')!), page(p))),
+      ],
+      ['filter mix', w.filter.map(query).map((p) => () => c.filterProducts(filterQuery(p), page(p)))],
+      [
+        'ingredient search',
+        w.ingredientSearch.map(query).map((p) => () => c.searchIngredients(searchWords(p.get('q')!), page(p))),
+      ],
+    ];
+    for (const [name, calls] of mixes) console.log(`${name.padEnd(20)} ${cpuPerCall(calls, replays).toFixed(1)} µs`);
+  } finally {
+    c.close();
+  }
+}
+
+main();
