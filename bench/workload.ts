@@ -86,8 +86,8 @@ export function buildWorkload(file: string, seed: number): Workload {
     const answers = productIds.map((id) => unpackProduct(packed.get(id) as Buffer, records));
     const productBytes = answers.reduce((n, a) => n + a.length, 0) / answers.length;
     // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
-    const labelNames = answers
-      .slice(0, 2000)
+    const labelNames = (db.prepare('SELECT packed FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[])
+      .map((p) => unpackProduct(p, records))
       .flatMap((b) =>
         (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name),
       );
