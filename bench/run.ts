@@ -31,64 +31,41 @@ interface Scenario {
   bare?: 'baseline-10k';
 }
 
+/** A scenario asking for whole product answers (by default compared with the bare server sending as many bytes). */
+const products = (id: string, name: string, server: ServerKind, extra: Partial<Scenario> = {}): Scenario => ({
+  id,
+  name,
+  server,
+  requests: (w) => w.productById,
+  bare: 'baseline-10k',
+  ...extra,
+});
+/** Compared with the small-body bare server instead: the large one itself, and gzip answers (about 2.7 KB). */
+const SMALL_BARE = { bare: undefined };
+
 const SCENARIOS: Scenario[] = [
   { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
-  {
-    id: 'baseline-10k',
-    name: 'bare node:http, product-sized body',
-    server: 'baseline-large',
-    requests: (w) => w.productById,
-  },
+  products('baseline-10k', 'bare node:http, product-sized body', 'baseline-large', SMALL_BARE),
   { id: 'health', name: 'health', server: 'sqlite', requests: (w) => w.health },
-  {
-    id: 'product-by-id',
-    name: 'product by id',
-    server: 'sqlite',
-    requests: (w) => w.productById,
-    bare: 'baseline-10k',
-  },
-  {
-    id: 'product-by-id-gzip',
-    name: 'product by id, gzip accepted',
-    server: 'sqlite',
-    requests: (w) => w.productById,
+  products('product-by-id', 'product by id', 'sqlite'),
+  products('product-by-id-gzip', 'product by id, gzip accepted', 'sqlite', {
+    ...SMALL_BARE,
     headers: { 'accept-encoding': 'gzip' },
-  },
-  {
-    id: 'product-by-id-br',
-    name: 'product by id, br accepted',
-    server: 'sqlite',
-    requests: (w) => w.productById,
+  }),
+  products('product-by-id-br', 'product by id, br accepted', 'sqlite', {
+    ...SMALL_BARE,
     headers: { 'accept-encoding': 'gzip, deflate, br' },
-  },
-  { id: 'barcode', name: 'barcode', server: 'sqlite', requests: (w) => w.barcode, bare: 'baseline-10k' },
+  }),
+  products('barcode', 'barcode', 'sqlite', { requests: (w) => w.barcode }),
   { id: 'batch', name: 'batch of 50', server: 'sqlite', requests: (w) => w.batch, items: 50 },
   { id: 'product-search', name: 'product search mix', server: 'sqlite', requests: (w) => w.productSearch },
   { id: 'filter', name: 'filter mix', server: 'sqlite', requests: (w) => w.filter },
   { id: 'ingredient-search', name: 'ingredient search', server: 'sqlite', requests: (w) => w.ingredientSearch },
   { id: 'ingredient-by-id', name: 'ingredient by id', server: 'sqlite', requests: (w) => w.ingredientById },
   { id: 'label-analysis', name: 'label analysis (40 entries)', server: 'sqlite', requests: (w) => w.labelAnalysis },
-  {
-    id: 'metering-off',
-    name: 'product by id (metering off)',
-    server: 'open',
-    requests: (w) => w.productById,
-    bare: 'baseline-10k',
-  },
-  {
-    id: 'redis',
-    name: 'product by id (Redis metering)',
-    server: 'redis',
-    requests: (w) => w.productById,
-    bare: 'baseline-10k',
-  },
-  {
-    id: 'cluster-product-by-id',
-    name: 'product by id (cluster)',
-    server: 'cluster',
-    requests: (w) => w.productById,
-    bare: 'baseline-10k',
-  },
+  products('metering-off', 'product by id (metering off)', 'open'),
+  products('redis', 'product by id (Redis metering)', 'redis'),
+  products('cluster-product-by-id', 'product by id (cluster)', 'cluster'),
   {
     id: 'cluster-product-search',
     name: 'product search mix (cluster)',

@@ -18,6 +18,7 @@ import {
   TERMS_INGREDIENT_NAME,
   TERMS_INGREDIENT_OTHER,
   TERMS_PRODUCT,
+  type ProductRow,
 } from '../src/catalogue/format';
 import { entry, ingredient, product, uuid, writeSource } from './support/source';
 
@@ -125,16 +126,7 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
   const rows = (
     db
       .prepare('SELECT ord, id, brand_key, category, origin, flags, summary, packed FROM products ORDER BY ord')
-      .all() as Array<{
-      ord: number;
-      id: string;
-      brand_key: string | null;
-      category: string | null;
-      origin: string | null;
-      flags: number;
-      summary: string;
-      packed: Buffer;
-    }>
+      .all() as ProductRow[]
   ).map((r) => ({ ...r, payload: unpackProduct(r.packed, recordBytes) }));
   assert.deepEqual(
     rows.map((r) => [r.ord, r.id, r.brand_key, r.category, r.origin, r.flags]),
