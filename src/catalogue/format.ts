@@ -301,21 +301,6 @@ export function unpackArray(packed: ReadonlyArray<Buffer | null>, t: EntryTails)
   return out;
 }
 
-/** A JSON array of pre-rendered JSON values, `null` where a value is null: one exact allocation. */
-export function jsonArray(values: ReadonlyArray<Buffer | null>): Buffer {
-  let size = 1 + Math.max(1, values.length);
-  for (const v of values) size += v === null ? 4 : v.length;
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  out[at++] = 0x5b; // [
-  values.forEach((v, i) => {
-    if (i > 0) out[at++] = 0x2c; // ,
-    at += v === null ? out.write('null', at, 'latin1') : v.copy(out, at);
-  });
-  out[at] = 0x5d; // ]
-  return out;
-}
-
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */
 export class TermIndexBuilder {
   private readonly lists = new Map<string, number[]>();
