@@ -12,11 +12,18 @@ import { JoinIndex, LabelJoiner, exactKey, firstForm } from '../labels/joiner';
 import { splitList } from '../labels/parser';
 import type { CatalogueWriter } from './output';
 
+const ENTERED = 4;
+
 export class LabelKeysBuilder {
   private readonly names: [string, number][] = [];
   private readonly others: [string, number][] = [];
   /** Printed label → ingredient ord, -1 when printed for two ingredients. */
   private readonly spellings = new Map<string, number>();
+  /**
+   * Per ingredient ord, the first labels given to `entry` with it (at most ENTERED): a repeat
+   * changes nothing, and comparing a few strings costs less than a lookup in `spellings`.
+   */
+  private readonly entered: string[][] = [];
 
   ingredient(ord: number, name: string, otherNames: string | null): void {
     this.names.push([name, ord]);
@@ -26,6 +33,10 @@ export class LabelKeysBuilder {
 
   /** A product entry: its printed name joined to an ingredient ord. */
   entry(labelName: string, ord: number): void {
+    const entered = this.entered[ord];
+    if (entered === undefined) this.entered[ord] = [labelName];
+    else if (entered.includes(labelName)) return;
+    else if (entered.length < ENTERED) entered.push(labelName);
     const prev = this.spellings.get(labelName);
     if (prev === undefined) this.spellings.set(labelName, ord);
     else if (prev !== ord) this.spellings.set(labelName, -1);

@@ -41,12 +41,13 @@ export class CatalogueWriter {
       this.db.exec(DDL);
       this.stmt = {
         meta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)'),
+        // Positional parameters: binding a row's fields by name cost about a quarter more per insert.
         ingredient: this.db.prepare(
-          'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (@ord, @id, @name, @name_key, @record, @search_item)',
+          'INSERT INTO ingredients (ord, id, name, name_key, record, search_item) VALUES (?, ?, ?, ?, ?, ?)',
         ),
         product: this.db.prepare(
           'INSERT INTO products (ord, id, brand_key, category, origin, flags, summary, packed) ' +
-            'VALUES (@ord, @id, @brand_key, @category, @origin, @flags, @summary, @packed)',
+            'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         ),
         encodings: this.db.prepare('INSERT INTO product_encodings (ord, gzip) VALUES (?, ?)'),
         barcode: this.db.prepare('INSERT INTO barcodes (gtin, product_ord) VALUES (?, ?)'),
@@ -74,11 +75,12 @@ export class CatalogueWriter {
     this.stmt.meta.run(key, value);
   }
   ingredient(row: IngredientRow): void {
-    this.stmt.ingredient.run(row);
+    this.stmt.ingredient.run(row.ord, row.id, row.name, row.name_key, row.record, row.search_item);
     this.searchItemBytes += Buffer.byteLength(row.search_item);
   }
   product(row: ProductRow): void {
-    this.stmt.product.run(row);
+    const { ord, id, brand_key, category, origin, flags, summary, packed } = row;
+    this.stmt.product.run(ord, id, brand_key, category, origin, flags, summary, packed);
     this.summaryBytes += Buffer.byteLength(row.summary);
   }
   /** The gzip form of a product's answer (src/builder/encodings.ts). */

@@ -5,15 +5,8 @@
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index; its answer's compressed forms
 // are written before this pass ends (encodings.ts).
-import {
-  encodePostings,
-  entryTails,
-  renderProduct,
-  TermIndexBuilder,
-  TERMS_PRODUCT,
-  unpackProduct,
-  type EntryTails,
-} from '../catalogue/format';
+import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
+import type { SourceProduct } from '../source/records';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
@@ -44,15 +37,25 @@ export async function readProducts(
   const owners = new Map<string, BarcodeOwner>();
   const postings: number[][] = [];
   const terms = new TermIndexBuilder();
-  const known = (id: string) => dict.ordById.has(id);
-  const ingredientOrd = (id: string) => dict.ordById.get(id)!;
+  // Each entry's ingredient ord, looked up once: checkProduct asks `known` about each entry's
+  // id in entry order, so for a product that passes, entryOrds[i] is entry i's ord.
+  let entryOrds: number[] = [];
+  const known = (id: string) => {
+    const iord = dict.ordById.get(id);
+    if (iord === undefined) return false;
+    entryOrds.push(iord);
+    return true;
+  };
+  const ordsOf = (p: SourceProduct): number[] =>
+    entryOrds.length === p.ingredients.length
+      ? entryOrds
+      : p.ingredients.map((e) => dict.ordById.get(e.id.toLowerCase())!);
   const rendered = {
-    ord: ingredientOrd,
+    ords: ordsOf,
     category: (o: number) => dict.category[o],
     record: (o: number) => dict.record[o],
   };
-  let tails: EntryTails | undefined; // made once the dictionary is complete, for the compressed forms
-  const compressor = new AnswerCompressor(out);
+  const compressor = new AnswerCompressor(out, dict.record);
   let ord = 0;
   let barcodes = 0;
   try {
@@ -63,6 +66,7 @@ export async function readProducts(
         ord++;
         continue;
       }
+      entryOrds = [];
       const ok = checkProduct(o, known, report);
       const id = isUuid(o.id) ? o.id.toLowerCase() : null;
       if (id !== null) {
@@ -88,13 +92,13 @@ export async function readProducts(
       if (ok && log.total === 0) {
         const row = renderProduct(ord, o, rendered);
         out.product(row);
-        tails ??= entryTails(dict.record.map((r) => Buffer.from(r)));
-        const waiting = compressor.add(ord, unpackProduct(row.packed, tails));
+        const waiting = compressor.add(ord, row.packed);
         for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
         barcodes += o.barcodes.length;
-        for (const e of o.ingredients) {
-          const iord = ingredientOrd(e.id.toLowerCase());
-          dict.labels.entry(e.label_name, iord);
+        const ords = ordsOf(o);
+        for (let i = 0; i < ords.length; i++) {
+          const iord = ords[i];
+          dict.labels.entry(o.ingredients[i].label_name, iord);
           const list = postings[iord] ?? (postings[iord] = []);
           if (list[list.length - 1] !== ord) list.push(ord);
         }
@@ -107,7 +111,7 @@ export async function readProducts(
     }
     await compressor.done();
   } finally {
-    await compressor.close(); // at once when the pass failed
+    await compressor.close(); // when the pass failed: once the batches already sent are done
   }
   if (log.total === 0) {
     postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));

@@ -123,7 +123,7 @@ export async function* readLines(file: string, bad: (b: BadLine) => void = () =>
       size = 0;
       return;
     }
-    parts.push(Buffer.from(piece));
+    parts.push(piece); // a view, not a copy: a stream never writes again into a chunk it has given out
     size += piece.length;
   }
 }

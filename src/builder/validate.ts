@@ -209,6 +209,7 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
   if (!Array.isArray(v)) return r(`ingredients must be an array of objects, got ${show(v)}`);
   maxItems(v, 'ingredients', LIMITS.ingredients, r);
   v.forEach((e, i) => {
+    if (plainEntry(e, known)) return; // the common case, checked without making the names of its fields
     const at = `ingredients[${i}]`;
     if (!isObject(e)) return r(`${at} must be an object, got ${show(e)}`);
     checkKeys(e, ENTRY_FIELDS, `${at}: `, r);
@@ -221,6 +222,22 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
       }
     }
   });
+}
+
+/**
+ * True when a label entry breaks none of the rules `entries` checks (exactly its fields, a known
+ * id, a label_name that is a non-blank string within the limit, a null or valid concentration);
+ * `known` is asked last, only when everything else holds.
+ */
+function plainEntry(e: unknown, known: (id: string) => boolean): boolean {
+  if (!isObject(e)) return false;
+  const keys = Object.keys(e);
+  if (keys.length !== ENTRY_FIELDS.length || !keys.every((k) => ENTRY_FIELDS.includes(k))) return false;
+  if (!ENTRY_FIELDS.every((f) => Object.hasOwn(e, f))) return false;
+  const { id, label_name: label, concentration: c } = e;
+  if (typeof label !== 'string' || label.length > LIMITS.text || blank(label)) return false;
+  if (c !== null && (typeof c !== 'number' || !(c > 0 && c <= 100))) return false;
+  return typeof id === 'string' && known(id.toLowerCase());
 }
 
 function entryId(v: unknown, field: string, known: (id: string) => boolean, r: Report): void {
