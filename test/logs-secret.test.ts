@@ -66,7 +66,12 @@ test('at LOG_LEVEL=trace no log line holds the API key in any encoding, whatever
     );
     await s.waitForLog((l) => (l.includes('"msg":"client') && l.includes('431')) || l.includes('header_overflow'));
     await (await fetch(`${s.url}/health`)).text();
+    await s.terminate(); // every line the process still holds is written at exit
     assert.ok(s.logs.length >= 6, s.logs.join('\n'));
+    assert.ok(
+      s.logs.some((l) => l.includes('"route":"/health"')),
+      `the last request's line is written at exit:\n${s.logs.join('\n')}`,
+    );
     const all = s.logs.join('\n');
     for (const form of encodings(key)) assert.ok(!all.includes(form), `the key is in the logs as ${form}`);
   } finally {

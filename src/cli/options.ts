@@ -128,7 +128,7 @@ export const OPTIONS = {
     env: 'LOG_LEVEL',
     shownDefault: '`info`',
     help: '',
-    meaning: 'pino level of the JSON logs on stderr (one line per request)',
+    meaning: 'pino level of the JSON logs on stderr (one line per request, written in blocks at least once a second)',
   },
 } as const satisfies Record<string, OptionSpec>;
 

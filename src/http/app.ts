@@ -42,15 +42,22 @@ declare module 'fastify' {
 
 /**
  * One structured line per finished request: id, route, status, latency and key id
- * (never the secret). Requests log through the root logger with their id in the line,
- * rather than a child logger per request: with redaction on, a pino child per request
- * cost a third of product-by-id throughput.
+ * (never the secret). Requests log through one logger with their id in the line, rather
+ * than a child logger per request: with redaction on, a pino child per request cost a
+ * third of product-by-id throughput. That logger is a child without redaction: this line's
+ * fields are fixed above and hold no header, and redaction doubled the cost of writing it
+ * (13.5 against 7.6 µs per line, in process); every other line keeps the redaction.
  */
 class RequestLog extends LogController {
+  private readonly lines: Logger | undefined;
+  constructor(logger: Logger | undefined) {
+    super();
+    this.lines = logger?.child({}, { redact: [] });
+  }
   incomingRequest(): void {}
   requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
-    if (!(req.log as Logger).isLevelEnabled('info')) return;
-    req.log.info(
+    if (this.lines === undefined || !this.lines.isLevelEnabled('info')) return;
+    this.lines.info(
       {
         reqId: req.id,
         method: req.method,
@@ -73,7 +80,7 @@ export interface AppOptions {
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const requestLog = new RequestLog();
+  const requestLog = new RequestLog(opts.logger);
   const logger: FastifyBaseLogger | undefined = opts.logger; // fastify's view of the pino logger
   const app = Fastify({
     loggerInstance: logger,

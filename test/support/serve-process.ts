@@ -65,7 +65,10 @@ export interface ServeProcess {
   /** Resolves with the first log line for which `test` holds. */
   waitForLog(test: (line: string) => boolean): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills the process outright (SIGKILL). */
   stop(): Promise<void>;
+  /** Stops the process as an operator would (SIGTERM), so it writes every log line it holds. */
+  terminate(): Promise<void>;
 }
 
 /** Starts `catalogue serve ARGS --port 0`; resolves once it prints its "serving" line. */
@@ -114,6 +117,10 @@ export function serveProcess(args: string[], env: Record<string, string> = {}): 
             }),
           stop: async () => {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+            await exited;
+          },
+          terminate: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             await exited;
           },
         });
