@@ -2,7 +2,7 @@
 // peak RSS, start a long-running one and wait for its ready line, read a live
 // process's memory. Guarantees: a failed child fails the benchmark with its stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -100,10 +100,11 @@ export function mappedRss(pid: number, file: string): number {
   } catch {
     return 0;
   }
+  const real = realpathSync(file); // smaps names the file by its real path
   let bytes = 0;
   let inFile = false;
   for (const line of smaps.split('\n')) {
-    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${file}`);
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${real}`);
     else if (inFile && line.startsWith('Rss:')) bytes += Number(/(\d+) kB/.exec(line)?.[1] ?? 0) * 1024;
   }
   return bytes;

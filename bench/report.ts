@@ -179,6 +179,7 @@ export function markdown(r: Results): string {
     "CPU is the server process's user + system time over the measured window (from /proc), per answered request. `CPU × bare` divides it by",
     'that of a bare node:http server in the same run: the one answering a fixed small JSON body, or, for whole products (by id, barcode,',
     'metering off, Redis, cluster), the one answering a body of the mean product size. `bytes/resp` counts status line, headers and body.',
+    "`bare fastify` answers the small body from a fastify app with one route and nothing else: the framework's own floor.",
     'Metering is on (SQLite store, a plan without a per-second rate from a plans file) except where the scenario says otherwise;',
     'the service logs at its default level (info: one line per request) to a file, as an operator runs it.',
     'How the benchmark works and what it measures: docs/performance.md.',
@@ -200,5 +201,23 @@ export function markdown(r: Results): string {
     md(['---', '---:', '---']),
     ...r.targets.map((t) => md([t.target, t.measured, t.pass ? 'met' : '**missed**'])),
     '',
+    ...limits(r),
   ].join('\n');
+}
+
+/** The floors this run measured under the missed CPU targets (the analysis: docs/performance.md, "Limits"). */
+function limits(r: Results): string[] {
+  const s = new Map(r.scenarios.map((x) => [x.name, x]));
+  const ratio = (name: string) => fmt(s.get(name)?.cpuRatio ?? NaN, 2);
+  if (!s.has('bare fastify (framework floor)') || !s.has('health')) return [];
+  return [
+    '## Limits',
+    '',
+    `In this run a fastify app with one route and nothing else costs ${ratio('bare fastify (framework floor)')} × the bare server's CPU`,
+    `per request, and \`/health\`, which reads nothing and is not metered (security headers and the request's log line on top),`,
+    `costs ${ratio('health')} ×. Every other endpoint does all of that and more, so a target of 1.5 × is below what the framework`,
+    'and one log line per request cost by themselves. What each target reached and why the rest is out of reach on this stack and',
+    'machine: docs/performance.md, "Limits".',
+    '',
+  ];
 }

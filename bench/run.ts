@@ -18,7 +18,7 @@ import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
 
-type ServerKind = 'baseline' | 'baseline-large' | 'sqlite' | 'open' | 'redis' | 'cluster';
+type ServerKind = 'baseline' | 'baseline-large' | 'fastify' | 'sqlite' | 'open' | 'redis' | 'cluster';
 interface Scenario {
   id: string;
   name: string;
@@ -46,6 +46,7 @@ const SMALL_BARE = { bare: undefined };
 const SCENARIOS: Scenario[] = [
   { id: 'baseline', name: 'baseline (bare node:http)', server: 'baseline', requests: (w) => w.productById },
   products('baseline-10k', 'bare node:http, product-sized body', 'baseline-large', SMALL_BARE),
+  { id: 'fastify', name: 'bare fastify (framework floor)', server: 'fastify', requests: (w) => w.health },
   { id: 'health', name: 'health', server: 'sqlite', requests: (w) => w.health },
   products('product-by-id', 'product by id', 'sqlite'),
   products('product-by-id-gzip', 'product by id, gzip accepted', 'sqlite', {
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
   const bare = new Map<string, number>(); // scenario id -> CPU µs per request
   let profileSkipMs = 0;
   const profileDir = join(work, 'profile');
-  for (const kind of ['baseline', 'baseline-large', 'sqlite', 'open', 'redis', 'cluster'] as const) {
+  for (const kind of ['baseline', 'baseline-large', 'fastify', 'sqlite', 'open', 'redis', 'cluster'] as const) {
     const group = selected.filter((s) => s.server === kind);
     if (group.length === 0) continue;
     const profiled = o.profile !== undefined && group.some((s) => s.id === o.profile);
@@ -245,6 +246,8 @@ function start(kind: ServerKind, c: StartContext): Promise<Server> {
       return startBaseline(c.dist);
     case 'baseline-large':
       return startBaseline(c.dist, Math.round(c.productBytes));
+    case 'fastify':
+      return startBaseline(c.dist, 0, true);
     case 'open':
       return startOpen(c.dist, c.file, logFile);
     case 'sqlite':

@@ -24,10 +24,15 @@ export interface ServeArgs {
 /** The default log level (info: one line per request), as an operator runs the service. */
 const env = { ...process.env, LOG_LEVEL: undefined };
 
-/** `bodyBytes`: answer a body of that size instead of the small fixed one. */
-export async function startBaseline(dist: string, bodyBytes?: number): Promise<Server> {
+/** `bodyBytes`: answer a body of that size instead of the small fixed one; `fastify`: answer through a bare fastify app. */
+export async function startBaseline(dist: string, bodyBytes = 0, fastify = false): Promise<Server> {
   const port = await freePort();
-  const args = [join(dist, 'bench', 'baseline-server.js'), String(port), ...(bodyBytes ? [String(bodyBytes)] : [])];
+  const args = [
+    join(dist, 'bench', 'baseline-server.js'),
+    String(port),
+    String(bodyBytes),
+    ...(fastify ? ['--fastify'] : []),
+  ];
   return ready(await startUntil(args, /^listening /, env), port);
 }
 
