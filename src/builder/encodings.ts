@@ -1,18 +1,22 @@
 // The gzip form of each product answer, made at build time so that serving never
-// compresses. Guarantees: answers are unpacked and gzipped in a worker thread (gzip-worker.ts,
-// on a core of its own) while the build goes on reading and rendering; the main thread sends
+// compresses. Guarantees: answers are unpacked and gzipped in a child process (gzip-worker.ts,
+// on a core of its own) while the build goes on reading and rendering; the build sends it
 // only each product's packed answer (format.ts; about an eighth of the answer, whose ingredient
-// records the worker is given once, when it starts), in batches of BATCH, with at most
-// IN_FLIGHT answers pending at once (memory stays bounded); results are written to
-// the catalogue in the order the products were added (rows appended in key order fill their
-// pages; out of order, the table's pages were left about half empty); `done()` resolves once
-// every one is written and rejects on the first failure; the worker never outlives the
-// build (`done()` and `close()` ask it to end, and resolve once it has exited; until then it
-// keeps the process alive, as any pending I/O does).
-// Why a worker and gzipSync: zlib's asynchronous gzip() of a 10 KB answer cost the main
+// records it is sent once, first), in batches of BATCH, with at most IN_FLIGHT answers pending
+// at once (memory stays bounded); results are written to the catalogue in the order the
+// products were added (rows appended in key order fill their pages; out of order, the table's
+// pages were left about half empty); `done()` resolves once every one is written and rejects
+// on the first failure; the process never outlives the build (`done()` and `close()` kill it
+// and resolve once it has exited).
+// Why a process and gzipSync: zlib's asynchronous gzip() of a 10 KB answer cost the main
 // thread more than compressing it synchronously (0.68 ms of event-loop time per call against
 // 0.40 ms for gzipSync, 2,000 calls, busy machine), and made the build 2.4 times as long.
-import { Worker } from 'node:worker_threads';
+// A worker thread did the same work, but Node 20 cannot always end one: terminated, it
+// aborted the process (an assertion in NodePlatform::ForIsolate), and left to exit by itself,
+// it deadlocked now and then (its thread waiting in NodePlatform::DrainTasks for a V8
+// compile task that waits for that thread to collect garbage; nodejs/node#54918), 1 build
+// in about 200 on a busy machine. A process is killed outright once its results are in.
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ZlibOptions } from 'node:zlib';
 import type { CatalogueWriter } from './output';
@@ -26,13 +30,13 @@ export const GZIP_OPTIONS: ZlibOptions = { level: 6, windowBits: 14, memLevel: 6
 const BATCH = 32;
 const IN_FLIGHT = 512;
 
-/** What the worker is started with: each ingredient ord's record (2.5) as JSON text. */
-export interface WorkerData {
+/** The process's first message: each ingredient ord's record (2.5) as JSON text. */
+export interface Start {
   records: string[];
 }
 /**
- * A batch either way: byte strings (packed answers to the worker, gzip forms back) back to back
- * in one buffer, which is transferred, not copied; piece i ends at ends[i].
+ * A batch either way: byte strings (packed answers to the process, gzip forms back) back to
+ * back in one buffer; piece i ends at ends[i].
  */
 export interface Pieces {
   ords: number[];
@@ -40,7 +44,7 @@ export interface Pieces {
   ends: number[];
 }
 
-/** The pieces of a batch in one buffer of its own (transferable: never a view of Buffer's shared pool). */
+/** The pieces of a batch in one buffer of its own. */
 export function joinPieces(ords: number[], pieces: readonly Uint8Array[]): Pieces {
   const ends: number[] = [];
   let size = 0;
@@ -57,7 +61,7 @@ export function piece(b: Pieces, i: number): Buffer {
 }
 
 export class AnswerCompressor {
-  private readonly worker: Worker;
+  private readonly child: ChildProcess;
   private ords: number[] = [];
   private packed: Buffer[] = [];
   private pending = 0;
@@ -71,9 +75,12 @@ export class AnswerCompressor {
     private readonly out: CatalogueWriter,
     records: readonly string[],
   ) {
-    const workerData: WorkerData = { records: Array.from(records, (r) => r ?? '') };
-    this.worker = new Worker(join(__dirname, 'gzip-worker.js'), { workerData });
-    this.worker.on('message', (r: Pieces) => {
+    this.child = fork(join(__dirname, 'gzip-worker.js'), [], {
+      serialization: 'advanced', // typed arrays cross as such, not as JSON
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (r: Pieces) => {
       this.pending -= r.ords.length;
       try {
         r.ords.forEach((ord, i) => this.out.encodings(ord, piece(r, i)));
@@ -82,13 +89,15 @@ export class AnswerCompressor {
       }
       this.notify();
     });
-    this.worker.on('error', (err) => this.fail(err));
+    this.child.on('error', (err) => this.fail(err));
     this.exited = new Promise<void>((resolve) =>
-      this.worker.once('exit', (code) => {
-        if (!this.closing) this.fail(new Error(`the gzip worker stopped (exit code ${code})`));
+      this.child.once('exit', (code, signal) => {
+        if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
         resolve();
       }),
     );
+    const start: Start = { records: Array.from(records, (r) => r ?? '') };
+    this.child.send(start);
   }
 
   /** Queues one product's packed answer (format.ts); waits (returns a promise) only when IN_FLIGHT are pending. */
@@ -101,7 +110,7 @@ export class AnswerCompressor {
     if (this.pending >= IN_FLIGHT) return new Promise<void>((resolve) => (this.wake = resolve));
   }
 
-  /** Resolves once every answer added is compressed and written; ends the worker. */
+  /** Resolves once every answer added is compressed and written; ends the process. */
   async done(): Promise<void> {
     this.send();
     while (this.pending > 0 && this.failure === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
@@ -109,25 +118,18 @@ export class AnswerCompressor {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /**
-   * Ends the worker once it has finished the batches already sent (at most IN_FLIGHT answers).
-   * Asked to end, the thread exits by itself: terminated instead, while V8 may still be
-   * optimising its code on a background thread, it aborted the whole process (Node 20:
-   * "Assertion failed: (data.first) != nullptr" in NodePlatform::ForIsolate; 3 processes out
-   * of 3 building the test fixture 100 times, none since).
-   */
+  /** Kills the process (its results are in, or no longer wanted); resolves once it has exited. */
   close(): Promise<void> {
     if (!this.closing) {
       this.closing = true;
-      this.worker.postMessage(null);
+      this.child.kill('SIGKILL');
     }
     return this.exited;
   }
 
   private send(): void {
     if (this.ords.length === 0) return;
-    const batch = joinPieces(this.ords, this.packed);
-    this.worker.postMessage(batch, [batch.data.buffer as ArrayBuffer]);
+    this.child.send(joinPieces(this.ords, this.packed));
     this.ords = [];
     this.packed = [];
   }

@@ -111,7 +111,7 @@ export async function readProducts(
     }
     await compressor.done();
   } finally {
-    await compressor.close(); // when the pass failed: once the batches already sent are done
+    await compressor.close(); // when the pass failed: its results are no longer wanted
   }
   if (log.total === 0) {
     postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
