@@ -90,13 +90,16 @@ export class AnswerCompressor {
       }
       this.notify();
     });
-    this.child.on('error', (err) => this.fail(err));
-    this.exited = new Promise<void>((resolve) =>
+    this.exited = new Promise<void>((resolve) => {
       this.child.once('exit', (code, signal) => {
         if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
         resolve();
-      }),
-    );
+      });
+      this.child.on('error', (err) => {
+        this.fail(err);
+        if (this.child.pid === undefined) resolve(); // never started: no 'exit' will come
+      });
+    });
     const start: Start = { records: Array.from(records, (r) => r ?? '') };
     this.child.send(start);
   }
