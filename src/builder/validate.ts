@@ -215,11 +215,8 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
     checkKeys(e, ENTRY_FIELDS, `${at}: `, r);
     if (Object.hasOwn(e, 'id')) entryId(e.id, `${at}.id`, known, r);
     if (Object.hasOwn(e, 'label_name')) requiredText(e.label_name, `${at}.label_name`, r);
-    if (Object.hasOwn(e, 'concentration')) {
-      const c = e.concentration;
-      if (c !== null && (typeof c !== 'number' || !(c > 0 && c <= 100))) {
-        r(`${at}.concentration ${show(c)} is not a number with 0 < value <= 100 (or null)`);
-      }
+    if (Object.hasOwn(e, 'concentration') && !isConcentration(e.concentration)) {
+      r(`${at}.concentration ${show(e.concentration)} is not a number with 0 < value <= 100 (or null)`);
     }
   });
 }
@@ -231,13 +228,17 @@ function entries(v: unknown, known: (id: string) => boolean, r: Report): void {
  */
 function plainEntry(e: unknown, known: (id: string) => boolean): boolean {
   if (!isObject(e)) return false;
-  const keys = Object.keys(e);
-  if (keys.length !== ENTRY_FIELDS.length || !keys.every((k) => ENTRY_FIELDS.includes(k))) return false;
-  if (!ENTRY_FIELDS.every((f) => Object.hasOwn(e, f))) return false;
-  const { id, label_name: label, concentration: c } = e;
+  // every field present and no more fields than those: exactly its fields
+  if (Object.keys(e).length !== ENTRY_FIELDS.length || !ENTRY_FIELDS.every((f) => Object.hasOwn(e, f))) return false;
+  const { id, label_name: label, concentration } = e;
   if (typeof label !== 'string' || label.length > LIMITS.text || blank(label)) return false;
-  if (c !== null && (typeof c !== 'number' || !(c > 0 && c <= 100))) return false;
+  if (!isConcentration(concentration)) return false;
   return typeof id === 'string' && known(id.toLowerCase());
+}
+
+/** A label entry's concentration: null, or a percentage with 0 < value <= 100. */
+function isConcentration(c: unknown): boolean {
+  return c === null || (typeof c === 'number' && c > 0 && c <= 100);
 }
 
 function entryId(v: unknown, field: string, known: (id: string) => boolean, r: Report): void {
