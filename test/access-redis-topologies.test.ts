@@ -39,13 +39,16 @@ const PRODUCT = `/v1/products/${uuid(0, 'b')}`;
 /** Documented bound (docs/metering.md): a failover loses at most this many seconds of the primary's counts. */
 const MAX_LOST_SECONDS = 0.5;
 
+/** First port of the topologies (TEST_REDIS_PORTS, default 7100): runs side by side need their own. */
+const BASE = Number(process.env.TEST_REDIS_PORTS ?? 7100);
+
 const present = redisBinariesPresent();
 if (!present && process.env.CI)
   throw new Error('redis-server / redis-cli are missing and CI is set: the cluster and Sentinel tests must run');
 
 topologySuite({
   name: 'redis cluster (3 primaries, 3 replicas)',
-  start: () => startCluster(7100),
+  start: () => startCluster(BASE),
   async failover(t, account) {
     const r = t.node((await replicaOf(t, `x{a:${account}}`)).replica);
     await r.cluster('FAILOVER', 'FORCE');
@@ -56,7 +59,7 @@ topologySuite({
 
 topologySuite({
   name: 'redis sentinel (primary, replica, 3 sentinels)',
-  start: () => startSentinel(7110),
+  start: () => startSentinel(BASE + 10),
   async failover(t) {
     await t.node(t.ports[2]).call('SENTINEL', 'FAILOVER', 'catalogue');
     const replica = t.node(t.ports[1]);
