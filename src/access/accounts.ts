@@ -181,6 +181,16 @@ export class AccessAccounts {
     return { id, key, name: k.name ?? '', plan: k.plan };
   }
 
+  trialUsed(account: string): Promise<number> {
+    return this.guard(() => this.store.trialUsed(account));
+  }
+
+  /** Puts back a token taken by takeToken whose use failed (an invitation for an email that has an account). */
+  async returnToken(secret: string, t: TokenRecord): Promise<void> {
+    const ttl = t.expiresAt - this.clock.now();
+    if (ttl > 0) await this.guard(() => this.store.putToken(sha256(secret), t, ttl));
+  }
+
   /** Calls and refusals per key and day of one month, of the account's keys. */
   async daily(account: string, month: string, keys?: KeyRecord[]): Promise<DailyRow[]> {
     const ids = (keys ?? (await this.keys(account))).map((k) => k.id);

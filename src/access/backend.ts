@@ -127,6 +127,8 @@ export interface Backend {
   /** New password hash, and every session of the account ended, in one step. */
   setPassword(name: string, passwordHash: string): Promise<boolean>;
   keysOf(account: string): Promise<KeyRecord[]>;
+  /** Trial requests the account has used (0 when none). */
+  trialUsed(account: string): Promise<number>;
 
   /** Kept for `ttlMs` at most (then the store may forget it); `s.account` '' for a session not signed in. */
   putSession(idHash: string, s: SessionRecord, ttlMs: number): Promise<void>;

@@ -16,7 +16,7 @@ export { AccessAccounts, normalEmail, MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRE
 export type { NewKey, Session, SignIn } from './accounts';
 export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord } from './backend';
 export { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
-export { AccessAdmin } from './admin';
+export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
 export { MeteredAccess } from './control';
 export { BUILT_IN_PLANS, loadPlans } from './plans';

@@ -388,6 +388,10 @@ export class RedisBackend implements Backend {
     return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
   }
 
+  async trialUsed(account: string): Promise<number> {
+    return Number((await this.r.hget(this.k.trial(account), account)) ?? 0);
+  }
+
   async dailyUsage(account: string, keyIds: string[], month: string): Promise<DailyRow[]> {
     if (keyIds.length === 0) return [];
     const fields: string[] = [];

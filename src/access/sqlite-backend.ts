@@ -469,6 +469,10 @@ export class SqliteBackend implements Backend {
     return this.attempt(() => this.s.keysOf.all(account).map(keyRecord));
   }
 
+  trialUsed(account: string): Promise<number> {
+    return this.attempt(() => this.s.trialUsed.get(account) ?? 0);
+  }
+
   dailyUsage(_account: string, keyIds: string[], month: string): Promise<DailyRow[]> {
     return this.attempt(() => this.s.daily.all(JSON.stringify(keyIds), `${month}-01`, `${month}-32`));
   }
