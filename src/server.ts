@@ -183,7 +183,8 @@ async function dashboardServer(
   trustProxy: boolean,
   pages: (app: FastifyInstance) => Promise<void>,
 ): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, trustProxy, disableRequestLogging: true });
+  const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
+  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
   installSecurityHeaders(app);
   await pages(app);
   return app;
