@@ -172,6 +172,8 @@ describe('headers', () => {
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
       assert.equal(res.headers.get('x-frame-options'), 'DENY', p);
       assert.equal(res.headers.get('referrer-policy'), 'no-referrer', p);
+      if (p.includes('/assets/'))
+        assert.equal(res.headers.get('set-cookie'), null, 'files are served without a session');
       const html = await res.text();
       for (const m of html.matchAll(/<script\b([^>]*)>/g))
         assert.match(m[1], /\bsrc=|type="application\/json"/, `an inline script in ${p}`);

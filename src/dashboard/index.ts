@@ -77,17 +77,11 @@ export interface PageData {
 const VIEWS = join(packageRoot(), 'src', 'dashboard', 'views');
 const ASSETS = join(packageRoot(), 'src', 'dashboard', 'assets');
 
-/** Register with `{ prefix: PREFIX }`. */
+/**
+ * Register with `{ prefix: PREFIX }`. Two contexts inside: the static files (no session, no
+ * store access), and the pages with their cookie, session, CSRF and form-body plugins.
+ */
 export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const { accounts, settings } = deps;
-  let signer: Signer | undefined;
-  const secret = async (): Promise<Signer> =>
-    (signer ??= new Signer(
-      settings.sessionSecret ?? (await accounts.setting('session-secret', () => randomBytes(32).toString('base64url'))),
-    ));
-  await secret().catch(() => {}); // the store may be down now: each request tries again first
-  app.addHook('onRequest', async () => void (await secret()));
-
   // helmet's headers for pages (cross-origin isolation, no MIME sniffing, no framing); the CSP is
   // set on the reply instead, so that it replaces the API's "default-src 'none'" (src/ops).
   await app.register(helmet, {
@@ -99,37 +93,11 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     reply.header('content-security-policy', CSP);
     done();
   });
-  await app.register(cookie);
-  await app.register(session, {
-    secret: { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) },
-    cookieName: COOKIE,
-    store: new AccessSessionStore(accounts),
-    saveUninitialized: false,
-    rolling: false,
-    cookie: { path: PREFIX, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: ABSOLUTE_MS },
-  });
-  await app.register(csrf, { sessionPlugin: '@fastify/session' });
-  await app.register(formbody, { bodyLimit: 256 * 1024 });
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS, autoEscape: true, cache: true }) },
     templates: VIEWS,
   });
-  await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false });
-  await app.register(fastifyStatic, {
-    root: dirname(require.resolve('@picocss/pico/css/pico.min.css')),
-    prefix: '/assets/pico/',
-    decorateReply: false,
-    index: false,
-  });
-  await app.register(fastifyStatic, {
-    root: dirname(require.resolve('uplot/dist/uPlot.iife.min.js')),
-    prefix: '/assets/uplot/',
-    decorateReply: false,
-    index: false,
-  });
-
   app.decorateRequest('user', null);
-  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts));
   app.decorateReply('page', function (this: FastifyReply, name: string, data: Record<string, unknown> = {}) {
     const req = this.request;
     const page: PageData = {
@@ -141,7 +109,6 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     };
     return this.type('text/html; charset=utf-8').view(name, page);
   });
-
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof ApiError && err.code === 'unavailable') return errorPage(reply, 503, 'unavailable');
     if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET')
@@ -153,6 +120,47 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     return errorPage(reply, 500, 'bug');
   });
   app.setNotFoundHandler((_req, reply) => errorPage(reply, 404, 'missing'));
+
+  await app.register(async (files) => {
+    await files.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false });
+    await files.register(fastifyStatic, {
+      root: dirname(require.resolve('@picocss/pico/css/pico.min.css')),
+      prefix: '/assets/pico/',
+      decorateReply: false,
+      index: false,
+    });
+    await files.register(fastifyStatic, {
+      root: dirname(require.resolve('uplot/dist/uPlot.iife.min.js')),
+      prefix: '/assets/uplot/',
+      decorateReply: false,
+      index: false,
+    });
+  });
+  const { accounts, access, catalogue, settings } = deps; // not the options' `prefix`, already applied
+  await app.register(pages, { accounts, access, catalogue, settings });
+}
+
+async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { accounts, settings } = deps;
+  let signer: Signer | undefined;
+  const secret = async (): Promise<Signer> =>
+    (signer ??= new Signer(
+      settings.sessionSecret ?? (await accounts.setting('session-secret', () => randomBytes(32).toString('base64url'))),
+    ));
+  await secret().catch(() => {}); // the store may be down now: each request tries again first
+  app.addHook('onRequest', async () => void (await secret()));
+  await app.register(cookie);
+  await app.register(session, {
+    secret: { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) },
+    cookieName: COOKIE,
+    store: new AccessSessionStore(accounts),
+    saveUninitialized: false,
+    rolling: false,
+    cookie: { path: PREFIX, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: ABSOLUTE_MS },
+  });
+  await app.register(csrf, { sessionPlugin: '@fastify/session' });
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts));
 
   app.get('/', { schema: { hide: true } }, (req, reply) =>
     reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
