@@ -20,8 +20,8 @@ import {
   type Clock,
 } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
+import { REDIS, dropPrefixes, redisUp } from './support/redis';
 
-const REDIS = 'redis://127.0.0.1:6379/14';
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 2, 30, 12); // 2025-03-30 12:00 UTC
 
@@ -53,38 +53,12 @@ async function eventually(op: () => Promise<unknown>, want: string): Promise<str
   return last;
 }
 
-async function redisUp(): Promise<boolean> {
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS, {
-    lazyConnect: true,
-    connectTimeout: 500,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'access-accounts-'));
 const prefixes: string[] = [];
 after(async () => {
   rmSync(dir, { recursive: true, force: true });
   if (prefixes.length === 0 || !(await redisUp())) return;
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS);
-  for (const prefix of prefixes) {
-    const keys: string[] = [];
-    for await (const batch of r.scanStream({ match: `${prefix}*`, count: 1000 })) keys.push(...(batch as string[]));
-    if (keys.length > 0) await r.del(...keys);
-  }
-  r.disconnect();
+  await dropPrefixes(prefixes);
 });
 
 const kinds = [

@@ -8,32 +8,13 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { ADMIN, Client, startDashboard, type DashboardServer } from './support/dashboard';
 import { buildFixture, productId } from './support/fixture';
+import { REDIS, dropPrefixes, redisUp } from './support/redis';
 
-const REDIS = 'redis://127.0.0.1:6379/14';
 const prefix = `dash-test-${randomBytes(4).toString('hex')}:`;
 let skip: string | false = false;
 let a: DashboardServer;
 let b: DashboardServer;
 let dir = '';
-
-async function redisUp(): Promise<boolean> {
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS, {
-    lazyConnect: true,
-    connectTimeout: 500,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 before(async () => {
   if (!(await redisUp())) {
@@ -54,12 +35,7 @@ after(async () => {
   await b?.server.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   if (skip) return;
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS);
-  const keys: string[] = [];
-  for await (const batch of r.scanStream({ match: `${prefix}*`, count: 1000 })) keys.push(...(batch as string[]));
-  if (keys.length > 0) await r.del(...keys);
-  r.disconnect();
+  await dropPrefixes([prefix]);
 });
 
 const call = (s: DashboardServer, key: string) =>
