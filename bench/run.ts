@@ -18,7 +18,16 @@ import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
 
-type ServerKind = 'baseline' | 'baseline-large' | 'fastify' | 'sqlite' | 'open' | 'redis' | 'cluster';
+type ServerKind =
+  | 'baseline'
+  | 'baseline-large'
+  | 'fastify'
+  | 'sqlite'
+  | 'open'
+  | 'redis'
+  | 'cluster'
+  | 'dashboard-on'
+  | 'dashboard-off';
 interface Scenario {
   id: string;
   name: string;
@@ -73,7 +82,12 @@ const SCENARIOS: Scenario[] = [
     server: 'cluster',
     requests: (w) => w.productSearch,
   },
+  // The dashboard's cost to /v1: product by id with the dashboard on and off, servers started
+  // alternately (on, off, on, off, …: DASHBOARD_ROUNDS rounds) so that machine load falls on both.
+  products('dashboard-on', 'product by id, dashboard on', 'dashboard-on'),
+  products('dashboard-off', 'product by id, dashboard off', 'dashboard-off'),
 ];
+const DASHBOARD_ROUNDS = 3;
 
 const PLAN = {
   name: 'bench',
@@ -117,6 +131,8 @@ async function main(): Promise<void> {
   const keys = new Map<ServerKind, string>();
   keys.set('sqlite', await createKey(sqlite, plans));
   keys.set('cluster', keys.get('sqlite')!);
+  keys.set('dashboard-on', keys.get('sqlite')!);
+  keys.set('dashboard-off', keys.get('sqlite')!);
   if (selected.some((s) => s.server === 'redis')) {
     await clearRedis(o.redis);
     keys.set('redis', await createKey(redis, plans));
@@ -132,7 +148,18 @@ async function main(): Promise<void> {
   const bare = new Map<string, number>(); // scenario id -> CPU µs per request
   let profileSkipMs = 0;
   const profileDir = join(work, 'profile');
-  for (const kind of ['baseline', 'baseline-large', 'fastify', 'sqlite', 'open', 'redis', 'cluster'] as const) {
+  const dashboardRounds = Array.from({ length: DASHBOARD_ROUNDS }, () => ['dashboard-on', 'dashboard-off'] as const);
+  const kinds: ServerKind[] = [
+    'baseline',
+    'baseline-large',
+    'fastify',
+    'sqlite',
+    'open',
+    'redis',
+    'cluster',
+    ...dashboardRounds.flat(),
+  ];
+  for (const [round, kind] of kinds.entries()) {
     const group = selected.filter((s) => s.server === kind);
     if (group.length === 0) continue;
     const profiled = o.profile !== undefined && group.some((s) => s.id === o.profile);
@@ -172,7 +199,8 @@ async function main(): Promise<void> {
         const cpu = r.serverCpuMs === null ? NaN : (r.serverCpuMs * 1000) / r.requests;
         bare.set(s.id, cpu);
         const reference = bare.get(s.bare ?? 'baseline') ?? NaN;
-        results.push({ ...r, name: s.name, items: s.items ?? 1, cpuUs: cpu, cpuRatio: cpu / reference });
+        const name = kind.startsWith('dashboard-') ? `${s.name} (round ${Math.floor((round - 7) / 2) + 1})` : s.name;
+        results.push({ ...r, name, items: s.items ?? 1, cpuUs: cpu, cpuRatio: cpu / reference });
       }
       if (kind === 'sqlite') {
         const after = memory(server.pid);
@@ -256,6 +284,10 @@ function start(kind: ServerKind, c: StartContext): Promise<Server> {
       return startService(c.root, { ...serve, access: c.redis });
     case 'cluster':
       return startService(c.root, { ...serve, access: c.sqlite, workers: c.o.workers });
+    case 'dashboard-on':
+      return startService(c.root, { ...serve, access: c.sqlite });
+    case 'dashboard-off':
+      return startService(c.root, { ...serve, access: c.sqlite, extra: ['--dashboard', 'off'] });
   }
 }
 

@@ -19,6 +19,8 @@ export interface ServeArgs {
   cpuProfileDir?: string;
   /** Where the service's log (stderr) is written. */
   logFile: string;
+  /** More `serve` options (the dashboard-cost rounds: `--dashboard off`). */
+  extra?: string[];
 }
 
 /** The default log level (info: one line per request), as an operator runs the service. */
@@ -62,6 +64,7 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
     cli,
     ...serve,
     ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
+    ...(a.extra ?? []),
   ];
   return ready(await startUntil(args, /^catalogue: serving/, env, a.logFile), port);
 }

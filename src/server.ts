@@ -3,17 +3,20 @@
 // catalogue file is picked up without downtime (src/ops/catalogue-reloader.ts); on
 // stop, no new connections are accepted, every request reaching an open connection is
 // answered and no keep-alive client sees a reset (src/ops/connection-drain.ts), then the
-// stores close.
+// stores close. The developer dashboard (src/dashboard) is served under /dashboard on the
+// same port, or on a port of its own, when asked for.
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
-import { openAccess } from './access';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { openAccess, openAccounts } from './access';
 import type { AccessControl, Clock } from './access/types';
 import { buildApp } from './http/app';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
+import { installSecurityHeaders } from './ops/security-headers';
+import { dashboard, PREFIX, type DashboardSettings } from './dashboard';
 
 export interface ServeOptions {
   catalogue: string;
@@ -26,11 +29,17 @@ export interface ServeOptions {
   metricsHost?: string;
   clock?: Clock;
   logger?: Logger;
+  /** Serve the developer dashboard with these settings (none when undefined). */
+  dashboard?: DashboardSettings;
+  /** Serve the dashboard on this port instead of the API's (`--dashboard-port`). */
+  dashboardPort?: number;
 }
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** Where the dashboard's pages are (http://HOST:PORT/dashboard) when it is served. */
+  dashboardUrl?: string;
   /** http://HOST:PORT/metrics when metrics are served. */
   metricsUrl?: string;
   catalogue: CatalogueRef;
@@ -40,7 +49,16 @@ export interface RunningServer {
 }
 
 /** The secret is never logged: x-api-key is redacted wherever headers appear. */
-export const REDACT = ['headers["x-api-key"]', '*.headers["x-api-key"]'];
+export const REDACT = [
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+  'headers.cookie',
+  '*.headers.cookie',
+  'headers["set-cookie"]',
+  '*.headers["set-cookie"]',
+  'body',
+  '*.body',
+];
 
 /**
  * Errors are logged without `rawPacket` (the unparsed bytes of a request Node could not
@@ -90,15 +108,47 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       logger.warn({ err: String(err) }, 'access store error');
     },
   });
-  const app = await buildApp({ catalogue: ref, access, logger, metrics });
+  const settings = opts.dashboard;
+  const accounts =
+    settings === undefined
+      ? undefined
+      : await openAccounts(opts.access, {
+          plansFile: opts.plans,
+          clock: opts.clock,
+          onStoreError: (err) => logger.warn({ err: String(err) }, 'access store error (dashboard)'),
+        });
+  const pages =
+    accounts === undefined
+      ? undefined
+      : async (app: FastifyInstance) =>
+          void (await app.register(dashboard, {
+            prefix: PREFIX,
+            accounts,
+            access,
+            catalogue: ref,
+            settings: settings!,
+          }));
+  const own = opts.dashboardPort !== undefined;
+  const app = await buildApp({
+    catalogue: ref,
+    access,
+    logger,
+    metrics,
+    trustProxy: settings?.trustProxy,
+    extend: own ? undefined : pages,
+  });
+  const dashboardApp = own && pages ? await dashboardServer(logger, settings!.trustProxy, pages) : undefined;
   const connections = new ConnectionDrain(app);
   let metricsServer: Server | undefined;
   try {
     await app.listen({ host: opts.host, port: opts.port });
+    await dashboardApp?.listen({ host: opts.host, port: opts.dashboardPort });
     if (metrics) metricsServer = await metrics.listen(opts.metricsHost ?? '127.0.0.1', opts.metricsPort!);
   } catch (err) {
     await app.close();
+    await dashboardApp?.close();
     await access.close();
+    await accounts?.close();
     ref.current.close();
     throw err;
   }
@@ -107,6 +157,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   return {
     app,
     url: urlOf(app.server, opts.host),
+    dashboardUrl: accounts && urlOf((dashboardApp ?? app).server, opts.host) + PREFIX,
     metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
     catalogue: ref,
     reloader,
@@ -118,10 +169,25 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         metricsServer?.closeAllConnections();
         await connections.drain();
         await app.close();
+        await dashboardApp?.close();
         await access.close();
+        await accounts?.close();
         ref.current.close();
       })()),
   };
+}
+
+/** The dashboard on a port of its own: the same security headers and pages, no API. */
+async function dashboardServer(
+  logger: Logger,
+  trustProxy: boolean,
+  pages: (app: FastifyInstance) => Promise<void>,
+): Promise<FastifyInstance> {
+  const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
+  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
+  installSecurityHeaders(app);
+  await pages(app);
+  return app;
 }
 
 function urlOf(server: Server, host: string): string {

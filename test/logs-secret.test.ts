@@ -1,12 +1,15 @@
 // "The key is never logged", at every level: a real `catalogue serve` at LOG_LEVEL=trace
 // is sent the key in good requests, bad URLs, CONNECT, a malformed header line and
 // headers over 16 KiB (errors Node raises with the raw request bytes attached); its logs
-// are then searched for the secret in every encoding a log could hold it in.
+// are then searched for the secret in every encoding a log could hold it in. The same for
+// the dashboard: a password, a session id and a key's secret made on its pages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { buildVariant, opsDir, serveProcess } from './support/serve-process';
+import { Client } from './support/dashboard';
+import { COOKIE } from '../src/dashboard';
 
 /** Sends raw bytes on a fresh connection; resolves when the server closes it. */
 function raw(url: string, bytes: string): Promise<string> {
@@ -74,6 +77,40 @@ test('at LOG_LEVEL=trace no log line holds the API key in any encoding, whatever
     );
     const all = s.logs.join('\n');
     for (const form of encodings(key)) assert.ok(!all.includes(form), `the key is in the logs as ${form}`);
+  } finally {
+    await s.stop();
+    ops.cleanup();
+  }
+});
+
+test('at LOG_LEVEL=trace no log line holds a dashboard password, session id or key secret', async () => {
+  const ops = await opsDir();
+  const file = path.join(ops.dir, 'catalogue.db');
+  await buildVariant(file, { builtAt: '2026-03-14' });
+  const s = await serveProcess(['--catalogue', file, '--access', ops.store, '--signup', 'open'], {
+    LOG_LEVEL: 'trace',
+  });
+  try {
+    const password = 'Secret-Password-4711';
+    const c = new Client(s.url);
+    assert.equal((await c.signUp('logs@example.com', password)).status, 303);
+    const session = decodeURIComponent(c.cookies.get(COOKIE)!).split('.')[0];
+    const { key } = await c.createKey('logged?');
+    await (await fetch(`${s.url}/v1/products?brand=x`, { headers: { 'x-api-key': key } })).text();
+    await c.submit('/dashboard/password', '/dashboard/password', { current: password, password: 'x', confirm: 'y' });
+    await c.submit('/dashboard/playground', '/dashboard/playground', { text: password, key: 'nope' });
+    await c.submit('/dashboard/keys', '/dashboard/keys', { name: 'x'.repeat(300 * 1024) }); // 413
+    await new Client(s.url).signIn('logs@example.com', password + '!');
+    await c.submit('/dashboard/account', '/dashboard/sign-out', {});
+    await s.terminate();
+    const all = s.logs.join('\n');
+    assert.ok(all.includes('/dashboard/sign-up'), 'the dashboard requests are logged');
+    for (const [what, secret] of [
+      ['password', password],
+      ['session id', session],
+      ['key', key],
+    ])
+      for (const form of encodings(secret)) assert.ok(!all.includes(form), `the ${what} is in the logs as ${form}`);
   } finally {
     await s.stop();
     ops.cleanup();

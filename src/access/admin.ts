@@ -113,6 +113,16 @@ export class AccessAdmin {
   }
 }
 
+/** The usage report as CSV, one row per key (`catalogue usage --csv` and the admin usage page). */
+export function usageCsv(r: UsageReport): string {
+  const rows = r.keys.map((k) => [r.month, k.id, k.account, k.plan, k.calls, k.included, k.overage, k.refused]);
+  return (
+    [['month', 'key_id', 'account', 'plan', 'calls', 'included', 'overage', 'refused'], ...rows]
+      .map((row) => row.map((c) => (/^[\w.@+:-]*$/.test(String(c)) ? String(c) : JSON.stringify(String(c)))).join(','))
+      .join('\r\n') + '\r\n'
+  );
+}
+
 function sortedKeys(snap: Snapshot): KeyRecord[] {
   return [...snap.keys].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }

@@ -1,6 +1,8 @@
 // The contract every store (SQLite, Redis) fulfils. Guarantees of each implementation:
 // hit() and charge() check and count in one atomic step shared by every process using the
-// store; every change to keys or accounts bumps version() in the same atomic step.
+// store, and count the key's day (UTC) in that same step; every change to keys or accounts
+// bumps version() in the same atomic step. Sessions, one-time tokens, attempt counters and
+// settings are shared by every process using the store; their expiry is the caller's clock.
 
 export interface KeyRecord {
   id: string;
@@ -10,13 +12,39 @@ export interface KeyRecord {
   plan: string;
   disabled: boolean;
   createdAt: number;
+  /** After a roll with a grace period: the hash of the secret before it, accepted until `previousUntil` (ms). */
+  previousHash?: string | null;
+  previousUntil?: number;
+  /** A name the key's owner gave it (dashboard keys); '' for none. */
+  name?: string;
 }
+
+export type Role = 'developer' | 'admin';
 
 export interface AccountRecord {
   name: string;
   paymentRequired: boolean;
-  /** When the account's first key was created (ms); trials expire from here. */
+  /** When the account's first key was created (ms); trials expire from here. 0: no key yet. */
   firstKeyAt: number;
+  /** Every key of a disabled account is refused. */
+  disabled?: boolean;
+  /** Dashboard accounts: the plan their keys are created on; null for operator-made accounts. */
+  plan?: string | null;
+  /** Dashboard accounts: the sign-in email (lower case); null for operator-made accounts. */
+  email?: string | null;
+  role?: Role;
+  /** ms; 0 when unknown (operator-made accounts of earlier releases). */
+  createdAt?: number;
+}
+
+/** A dashboard account with its credentials: created with createAccount, read by email. */
+export interface UserRecord extends AccountRecord {
+  email: string;
+  passwordHash: string;
+  role: Role;
+  plan: string | null;
+  disabled: boolean;
+  createdAt: number;
 }
 
 export interface Snapshot {
@@ -29,6 +57,8 @@ export interface ChargeRequest {
   keyId: string;
   account: string;
   month: string;
+  /** The UTC day (YYYY-MM-DD) of the month, for the per-day counters. */
+  day: string;
   units: number;
   /** Per key and month; null for none. */
   ceiling: number | null;
@@ -45,18 +75,73 @@ export interface UsageRow {
   refused: number;
 }
 
+export interface DailyRow extends UsageRow {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+}
+
+/** A one-time token (invitation, password reset), stored by the SHA-256 of its secret. */
+export interface TokenRecord {
+  kind: 'invite' | 'reset';
+  /** Reset: the account; invite: '' (a new account is made). */
+  account: string;
+  /** Invite: the plan the new account gets ('' for the deployment's sign-up plan). */
+  plan: string;
+  expiresAt: number;
+}
+
+export interface SessionRecord {
+  account: string;
+  /** The session's JSON, as the dashboard's session store hands it over. */
+  data: string;
+  expiresAt: number;
+}
+
 export interface Backend {
   version(): Promise<number>;
   snapshot(): Promise<Snapshot>;
-  /** Counts one request in the key's rate window `second`; false (and a refusal tallied) when that makes it exceed `limit`. */
-  hit(keyId: string, second: number, limit: number, month: string): Promise<boolean>;
+  /** Counts one request in the key's rate window `second`; false (and a refusal tallied for the month and day) when that makes it exceed `limit`. */
+  hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean>;
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Creates the key, and its account when new (first key at `key.createdAt`). */
   createKey(key: KeyRecord): Promise<void>;
   /** False when no key has this id. */
   disableKey(id: string): Promise<boolean>;
+  /** A new hash for the key; the old one stays accepted until `previousUntil` (0: not at all). False when no key has this id. */
+  rollKey(id: string, hash: string, previousUntil: number): Promise<boolean>;
   /** Sets or lifts payment-required on the key's account; false when no key has this id. */
   setPaymentRequired(keyId: string, on: boolean): Promise<boolean>;
   usage(month: string): Promise<UsageRow[]>;
+  /** Per-day calls and refusals of these keys (of `account`) in one month; days without any are left out. */
+  dailyUsage(account: string, keyIds: string[], month: string): Promise<DailyRow[]>;
+
+  /** A new dashboard account; false when the email is taken. */
+  createAccount(user: UserRecord): Promise<boolean>;
+  userByEmail(email: string): Promise<UserRecord | null>;
+  user(name: string): Promise<UserRecord | null>;
+  /** Account changes, each bumping the version; false when there is no such account. */
+  updateAccount(
+    name: string,
+    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+  ): Promise<boolean>;
+  /** New password hash, and every session of the account ended, in one step. */
+  setPassword(name: string, passwordHash: string): Promise<boolean>;
+  keysOf(account: string): Promise<KeyRecord[]>;
+  /** Trial requests the account has used (0 when none). */
+  trialUsed(account: string): Promise<number>;
+
+  /** Kept for `ttlMs` at most (then the store may forget it); `s.account` '' for a session not signed in. */
+  putSession(idHash: string, s: SessionRecord, ttlMs: number): Promise<void>;
+  getSession(idHash: string): Promise<SessionRecord | null>;
+  deleteSession(idHash: string): Promise<void>;
+  putToken(hash: string, t: TokenRecord, ttlMs: number): Promise<void>;
+  /** The token, left in place; null when unknown. */
+  peekToken(hash: string): Promise<TokenRecord | null>;
+  /** The token, removed in the same step (one use); null when unknown or already used. */
+  takeToken(hash: string): Promise<TokenRecord | null>;
+  /** Failed attempts under `name` in the window `window` (an index of the caller's clock), after adding `add` (0: read only). */
+  attempts(name: string, window: number, windowMs: number, add: number): Promise<number>;
+  /** The setting's value; when absent, `value` is stored and returned (the first writer wins). */
+  settingOr(name: string, value: string): Promise<string>;
   close(): Promise<void>;
 }

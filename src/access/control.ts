@@ -1,12 +1,14 @@
 // AccessControl over any Backend. Guarantees: a request costs one SHA-256 of the presented
 // secret and one map lookup by it (the secret itself is never kept), and at most one store
-// round trip per step; key and account changes are seen within POLL_MS + one reload; a
-// failing or slow store gives 'unavailable', never a pass.
+// round trip per step; key and account changes (a disabled key or account, a plan, a roll)
+// are seen within POLL_MS + one reload; a rolled key's old secret is refused from the end of
+// its grace period by this process's clock, with no store change needed; a failing or slow
+// store gives 'unavailable', never a pass.
 import { ApiError } from '../shared/errors';
 import type { Backend, ChargeResult, Snapshot } from './backend';
 import type { Plans } from './plans';
 import { lookupHash } from './secret';
-import { MonthCache } from './time';
+import { PeriodCache } from './time';
 import type { AccessControl, Charge, Clock, Grant, Plan } from './types';
 
 /** How often the store's version counter is read. */
@@ -16,9 +18,10 @@ const BACKOFF_MS = 200;
 const DAY_MS = 86_400_000;
 
 interface Entry {
-  grant: Grant | undefined; // undefined: disabled, or a plan this server does not know
+  grant: Grant | undefined; // undefined: disabled (key or account), or a plan this server does not know
   paymentRequired: boolean;
   trialEndsAt: number; // Infinity when not a trial
+  validUntil: number; // a rolled key's previous secret: the end of its grace period; else Infinity
 }
 
 const unavailable = () => ApiError.refusal('unavailable');
@@ -39,10 +42,11 @@ function trial(left: ChargeResult): Charge {
 
 export class MeteredAccess implements AccessControl {
   private byHash = new Map<string, Entry>();
+  private byId = new Map<string, Entry>();
   private version = -1;
   private refreshing: Promise<void> | undefined;
   private failedUntil = 0;
-  private readonly months = new MonthCache();
+  private readonly periods = new PeriodCache();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -63,14 +67,30 @@ export class MeteredAccess implements AccessControl {
       await this.guard(() => this.refresh()); // a key created in the last poll interval
       entry = this.byHash.get(hash);
     }
+    return this.pass(entry);
+  }
+
+  /**
+   * admit() for a key known by its id rather than its secret: the dashboard's calls made on
+   * a signed-in user's behalf with one of their own keys (the secret is never stored).
+   */
+  async admitKeyId(keyId: string): Promise<Grant> {
+    await this.guard(() => this.refresh());
+    return this.pass(this.byId.get(keyId));
+  }
+
+  /** Billing state, then the rate: the checks of admit() after the key is found. */
+  private async pass(entry: Entry | undefined): Promise<Grant> {
     if (entry === undefined || entry.grant === undefined) throw ApiError.refusal('invalidKey');
     const now = this.clock.now();
+    if (now >= entry.validUntil) throw ApiError.refusal('invalidKey');
     if (entry.paymentRequired) throw ApiError.refusal('paymentRequired');
     if (now >= entry.trialEndsAt) throw ApiError.refusal('trialExpired');
     const grant = entry.grant;
     const rate = grant.plan.ratePerSecond;
     if (rate !== null) {
-      const ok = await this.guard(() => this.store.hit(grant.keyId, Math.floor(now / 1000), rate, this.months.of(now)));
+      const { month, day } = this.periods.of(now);
+      const ok = await this.guard(() => this.store.hit(grant.keyId, Math.floor(now / 1000), rate, month, day));
       if (!ok) throw ApiError.refusal('rateLimited');
     }
     return grant;
@@ -80,10 +100,12 @@ export class MeteredAccess implements AccessControl {
     if (Date.now() < this.failedUntil) return Promise.reject(unavailable());
     const { plan } = grant;
     const trialLimit = plan.trial === null ? null : plan.trial.requests;
+    const { month, day } = this.periods.of(this.clock.now());
     const charged = this.store.charge({
       keyId: grant.keyId,
       account: grant.account,
-      month: this.months.of(this.clock.now()),
+      month,
+      day,
       units,
       ceiling: plan.monthlyCeiling,
       trialLimit,
@@ -129,17 +151,24 @@ export class MeteredAccess implements AccessControl {
   private load(snap: Snapshot): void {
     const accounts = new Map(snap.accounts.map((a) => [a.name, a]));
     const byHash = new Map<string, Entry>();
+    const byId = new Map<string, Entry>();
     for (const k of snap.keys) {
       const account = accounts.get(k.account);
       const plan: Plan | undefined = this.plans.get(k.plan);
       if (account === undefined) continue;
-      byHash.set(k.hash, {
-        grant: k.disabled || plan === undefined ? undefined : { keyId: k.id, account: k.account, plan },
+      const entry: Entry = {
+        grant:
+          k.disabled || account.disabled || plan === undefined ? undefined : { keyId: k.id, account: k.account, plan },
         paymentRequired: account.paymentRequired,
         trialEndsAt: plan?.trial ? account.firstKeyAt + plan.trial.days * DAY_MS : Infinity,
-      });
+        validUntil: Infinity,
+      };
+      byHash.set(k.hash, entry);
+      byId.set(k.id, entry);
+      if (k.previousHash) byHash.set(k.previousHash, { ...entry, validUntil: k.previousUntil ?? 0 });
     }
     this.byHash = byHash;
+    this.byId = byId;
     this.version = snap.version;
   }
 }

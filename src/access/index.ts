@@ -4,6 +4,7 @@
 // opening never needs the store to be up (an outage shows as 503s, then recovers).
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../shared/package-root';
+import { AccessAccounts } from './accounts';
 import { AccessAdmin } from './admin';
 import type { Backend } from './backend';
 import { MeteredAccess } from './control';
@@ -11,12 +12,16 @@ import { loadPlans } from './plans';
 import { SqliteBackend } from './sqlite-backend';
 import { systemClock, type Clock } from './types';
 
-export { AccessAdmin } from './admin';
+export { AccessAccounts, normalEmail, MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from './accounts';
+export type { NewKey, Session, SignIn } from './accounts';
+export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord } from './backend';
+export { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
+export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
 export { MeteredAccess } from './control';
 export { BUILT_IN_PLANS, loadPlans } from './plans';
 export type { Plans } from './plans';
-export { monthOf, parseMonth } from './time';
+export { dayOf, daysOf, monthOf, parseMonth, previousMonth } from './time';
 export * from './types';
 
 export interface AccessOptions {
@@ -31,6 +36,8 @@ export interface AccessOptions {
 
 /** A request waits at most this long for the store (SQLite: for another process's lock). */
 const SERVE_TIMEOUT_MS = 250;
+/** A dashboard page waits at most this long for one store operation. */
+const DASHBOARD_TIMEOUT_MS = 2000;
 const ADMIN_TIMEOUT_MS = 5000;
 
 export function defaultStoreSpec(): string {
@@ -74,5 +81,24 @@ export async function openAdmin(spec: string | undefined, opts: AccessOptions = 
     await openBackend(spec, 'admin', opts.timeoutMs ?? ADMIN_TIMEOUT_MS),
     plans,
     opts.clock ?? systemClock,
+  );
+}
+
+/**
+ * Dashboard accounts, sessions and one-time links (and the operator's `admin` commands);
+ * `purpose` 'serve' opens even when the store is down (pages then say so), 'admin' fails.
+ */
+export async function openAccounts(
+  spec: string | undefined,
+  opts: AccessOptions & { purpose?: 'serve' | 'admin' } = {},
+): Promise<AccessAccounts> {
+  const plans = loadPlans(opts.plansFile);
+  const purpose = opts.purpose ?? 'serve';
+  const timeout = opts.timeoutMs ?? (purpose === 'serve' ? DASHBOARD_TIMEOUT_MS : ADMIN_TIMEOUT_MS);
+  return new AccessAccounts(
+    await openBackend(spec, purpose, timeout),
+    plans,
+    opts.clock ?? systemClock,
+    opts.onStoreError,
   );
 }

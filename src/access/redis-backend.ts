@@ -2,32 +2,49 @@
 // primary or a Cluster. Guarantees: every check-and-count runs inside one Lua script
 // (EVALSHA), atomic across all clients — the hits and charges of one event-loop turn share
 // one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
-// account, see redis-keys.ts), each checked in turn; that turn's charges nothing can refuse
-// (no ceiling, no trial) of one key and month are one op, and a call of that op alone is
-// the script's one HINCRBY sent bare; commands fail fast while no primary answers and time
-// out after the given bound (never resent).
+// account, see redis-keys.ts), each checked in turn, each counting its month and its day
+// (two fields of the month's hash); that turn's charges nothing can refuse (no ceiling, no
+// trial) of one key and day are one op, and a call of that op alone is the script's two
+// HINCRBYs sent bare in one pipeline (one round trip); commands fail fast while no primary
+// answers and time out after the given bound (never resent).
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import calculateSlot from 'cluster-key-slot';
-import type { Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
+import type {
+  AccountRecord,
+  Backend,
+  ChargeRequest,
+  ChargeResult,
+  DailyRow,
+  KeyRecord,
+  Role,
+  SessionRecord,
+  Snapshot,
+  TokenRecord,
+  UsageRow,
+  UserRecord,
+} from './backend';
 import { RedisKeys } from './redis-keys';
 import { describeSpec, parseRedisSpec, redisClient } from './redis-spec';
 
 const SCRIPTS = {
   // The hits and charges of one event-loop turn, checked and counted in turn. Each op has
-  // 2 KEYS and 6 ARGV. Hit: KEYS rate window counter, usage hash; ARGV 'h', limit, key id.
-  // Charge: KEYS usage hash of the month, trial hash; ARGV 'c', key id, account, units,
-  // ceiling (-1: none), trial limit (-1: none). Results: hit 1 admitted / 0 refused; charge
-  // trial requests left (0 when not a trial), -1 trial used up, -2 ceiling reached.
+  // 2 KEYS and 7 ARGV, the last the day of the month (DD). Hit: KEYS rate window counter,
+  // usage hash; ARGV 'h', limit, key id. Charge: KEYS usage hash of the month, trial hash;
+  // ARGV 'c', key id, account, units, ceiling (-1: none), trial limit (-1: none). Results:
+  // hit 1 admitted / 0 refused; charge trial requests left (0 when not a trial), -1 trial
+  // used up, -2 ceiling reached. Every count goes to the month's field and the day's.
   meter: {
     lua: `local out = {}
 for i = 0, #KEYS / 2 - 1 do
-  local k1, k2, b = KEYS[2 * i + 1], KEYS[2 * i + 2], 6 * i
+  local k1, k2, b = KEYS[2 * i + 1], KEYS[2 * i + 2], 7 * i
+  local dd = ':' .. ARGV[b + 7]
   if ARGV[b + 1] == 'h' then
     local n = redis.call('INCR', k1)
     if n == 1 then redis.call('PEXPIRE', k1, 3000) end
     if n > tonumber(ARGV[b + 2]) then
       redis.call('HINCRBY', k2, 'r:' .. ARGV[b + 3], 1)
+      redis.call('HINCRBY', k2, 'r:' .. ARGV[b + 3] .. dd, 1)
       out[i + 1] = 0
     else
       out[i + 1] = 1
@@ -43,9 +60,11 @@ for i = 0, #KEYS / 2 - 1 do
     if not refused and ceil >= 0 and tonumber(redis.call('HGET', k1, 'c:' .. id) or '0') + u > ceil then refused = -2 end
     if refused then
       redis.call('HINCRBY', k1, 'r:' .. id, 1)
+      redis.call('HINCRBY', k1, 'r:' .. id .. dd, 1)
       out[i + 1] = refused
     else
       redis.call('HINCRBY', k1, 'c:' .. id, u)
+      redis.call('HINCRBY', k1, 'c:' .. id .. dd, u)
       if tl >= 0 then redis.call('HINCRBY', k2, account, u) end
       out[i + 1] = left
     end
@@ -53,13 +72,59 @@ for i = 0, #KEYS / 2 - 1 do
 end
 return out`,
   },
-  // KEYS: account hash, key hash, key id set, version. ARGV: created at, hash, account, plan, id.
+  // KEYS: account hash, key hash, key id set, version, the account's key set, account set.
+  // ARGV: created at, hash, account, plan, id, name.
   createKey: {
-    numberOfKeys: 4,
-    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'paymentRequired', '0', 'firstKeyAt', ARGV[1]) end
-redis.call('HSET', KEYS[2], 'hash', ARGV[2], 'account', ARGV[3], 'plan', ARGV[4], 'disabled', '0', 'createdAt', ARGV[1])
+    numberOfKeys: 6,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'paymentRequired', '0', 'firstKeyAt', ARGV[1], 'createdAt', ARGV[1])
+elseif (redis.call('HGET', KEYS[1], 'firstKeyAt') or '0') == '0' then
+  redis.call('HSET', KEYS[1], 'firstKeyAt', ARGV[1])
+end
+redis.call('HSET', KEYS[2], 'hash', ARGV[2], 'account', ARGV[3], 'plan', ARGV[4], 'disabled', '0', 'createdAt', ARGV[1], 'name', ARGV[6])
 redis.call('SADD', KEYS[3], ARGV[5])
+redis.call('SADD', KEYS[5], ARGV[5])
+redis.call('SADD', KEYS[6], ARGV[3])
 return redis.call('INCR', KEYS[4])`,
+  },
+  // KEYS: key hash, version. ARGV: new hash, previous accepted until (ms; 0: not at all).
+  rollKey: {
+    numberOfKeys: 2,
+    lua: `local old = redis.call('HGET', KEYS[1], 'hash')
+if not old then return 0 end
+if tonumber(ARGV[2]) > 0 then redis.call('HSET', KEYS[1], 'previousHash', old) else redis.call('HDEL', KEYS[1], 'previousHash') end
+redis.call('HSET', KEYS[1], 'hash', ARGV[1], 'previousUntil', ARGV[2]) redis.call('INCR', KEYS[2]) return 1`,
+  },
+  // KEYS: email index, account hash, account set, version. ARGV: name, email, password hash, role, plan, created at.
+  createAccount: {
+    numberOfKeys: 4,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], 'paymentRequired', '0', 'firstKeyAt', '0', 'email', ARGV[2], 'pw', ARGV[3], 'role', ARGV[4], 'plan', ARGV[5], 'disabled', '0', 'createdAt', ARGV[6])
+redis.call('SADD', KEYS[3], ARGV[1]) redis.call('INCR', KEYS[4]) return 1`,
+  },
+  // KEYS: account hash, version, the account's key set. ARGV: key hash prefix, plan, payment
+  // required, disabled ('' leaves a field as it is). A new plan is also every key's.
+  updateAccount: {
+    numberOfKeys: 3,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], 'plan', ARGV[2])
+  for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    if redis.call('EXISTS', ARGV[1] .. id) == 1 then redis.call('HSET', ARGV[1] .. id, 'plan', ARGV[2]) end
+  end
+end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'paymentRequired', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'disabled', ARGV[4]) end
+redis.call('INCR', KEYS[2]) return 1`,
+  },
+  // KEYS: account hash, the account's session set. ARGV: password hash, session prefix.
+  setPassword: {
+    numberOfKeys: 2,
+    lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'pw', ARGV[1])
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('DEL', ARGV[2] .. id) end
+redis.call('DEL', KEYS[2]) return 1`,
   },
   // KEYS: key hash, version.
   disableKey: {
@@ -86,7 +151,7 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
-/** One op of the script: its keys, its 6 ARGV, and every caller told its result. */
+/** One op of the script: its keys, its 7 ARGV, and every caller told its result. */
 interface Op {
   keys: [string, string];
   args: (string | number)[];
@@ -133,23 +198,29 @@ export class RedisBackend implements Backend {
   }
 
   async snapshot(): Promise<Snapshot> {
-    const [version, keys] = await Promise.all([this.version(), this.keyRecords()]);
+    const [version, keys, named] = await Promise.all([
+      this.version(),
+      this.keyRecords(),
+      this.r.smembers(this.k.accountSet),
+    ]);
     this.accounts = new Map(keys.map((k) => [k.id, k.account]));
-    const names = [...new Set(keys.map((k) => k.account))];
+    const names = [...new Set([...keys.map((k) => k.account), ...named])];
     if (names.length === 0) return { version, keys, accounts: [] };
     const acctPipe = this.r.pipeline();
-    for (const name of names) acctPipe.hgetall(this.k.acctPrefix + name);
+    for (const name of names) acctPipe.hmget(this.k.acctPrefix + name, ...ACCOUNT_FIELDS);
     const accounts = ((await acctPipe.exec()) ?? []).map(([err, h], i) => {
       if (err) throw err;
-      const f = h as Record<string, string>;
-      return { name: names[i], paymentRequired: f.paymentRequired === '1', firstKeyAt: Number(f.firstKeyAt) };
+      return accountRecord(names[i], h as (string | null)[]);
     });
     return { version, keys, accounts };
   }
 
   /** Every key record (control data: one slot on a cluster, so one pipeline). */
   private async keyRecords(): Promise<KeyRecord[]> {
-    const ids = await this.r.smembers(this.k.keySet);
+    return this.keysById(await this.r.smembers(this.k.keySet));
+  }
+
+  private async keysById(ids: string[]): Promise<KeyRecord[]> {
     if (ids.length === 0) return [];
     const keyPipe = this.r.pipeline();
     for (const id of ids) keyPipe.hgetall(this.k.key(id));
@@ -165,15 +236,18 @@ export class RedisBackend implements Backend {
         plan: f.plan,
         disabled: f.disabled === '1',
         createdAt: Number(f.createdAt),
+        previousHash: f.previousHash ?? null,
+        previousUntil: Number(f.previousUntil ?? 0),
+        name: f.name ?? '',
       });
     }
     return keys;
   }
 
-  async hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
+  async hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean> {
     const account = this.k.slotted ? await this.accountOf(keyId) : '';
     const keys: [string, string] = [this.k.rate(keyId, account, second), this.k.usage(account, month)];
-    return (await this.enqueue(keys, ['h', limit, keyId, '', '', ''])) === 1;
+    return (await this.enqueue(keys, ['h', limit, keyId, '', '', '', day.slice(8)])) === 1;
   }
 
   private async accountOf(keyId: string): Promise<string> {
@@ -188,18 +262,17 @@ export class RedisBackend implements Backend {
   charge(q: ChargeRequest): Promise<ChargeResult> {
     if (q.ceiling === null && q.trialLimit === null) return this.chargeSummed(q);
     const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
-    return this.enqueue(keys, ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1]).then((left) =>
-      left === -1 ? 'trial' : left === -2 ? 'ceiling' : left,
-    );
+    const args = ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1, q.day.slice(8)];
+    return this.enqueue(keys, args).then((left) => (left === -1 ? 'trial' : left === -2 ? 'ceiling' : left));
   }
 
-  /** A charge nothing can refuse (the script answers 0): added to a queued one of the same key and month. */
+  /** A charge nothing can refuse (the script answers 0): added to a queued one of the same key and day. */
   private chargeSummed(q: ChargeRequest): Promise<number> {
-    const id = `${q.keyId}\n${q.month}`;
+    const id = `${q.keyId}\n${q.day}`;
     const op = this.summed.get(id);
     if (op === undefined) {
       const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
-      const promise = this.enqueue(keys, ['c', q.keyId, q.account, q.units, -1, -1]);
+      const promise = this.enqueue(keys, ['c', q.keyId, q.account, q.units, -1, -1, q.day.slice(8)]);
       this.summed.set(id, this.queue[this.queue.length - 1]);
       return promise;
     }
@@ -241,41 +314,57 @@ export class RedisBackend implements Backend {
     );
   }
 
-  /** The `meter` script call for `ops`; a lone charge nothing can refuse is the script's one HINCRBY, sent bare. */
+  /**
+   * The `meter` script call for `ops`; a lone charge nothing can refuse is the script's two
+   * HINCRBYs (the month's field and the day's), sent bare in one pipeline: one round trip.
+   */
   private send(ops: Op[]): Promise<number[]> {
     const [first] = ops;
     if (ops.length === 1 && first.args[0] === 'c' && first.args[4] === -1 && first.args[5] === -1) {
-      return this.r.hincrby(first.keys[0], `c:${first.args[1]}`, first.args[3]).then(() => [0]);
+      const [, id, , units, , , dd] = first.args;
+      return this.r
+        .pipeline()
+        .hincrby(first.keys[0], `c:${id}`, units)
+        .hincrby(first.keys[0], `c:${id}:${dd}`, units)
+        .exec()
+        .then((results) => (failed(results), [0]));
     }
     const k = ops.length * 2;
-    const args = new Array<string | number>(ops.length * 8);
+    const args = new Array<string | number>(ops.length * 9);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       args[2 * i] = op.keys[0];
       args[2 * i + 1] = op.keys[1];
-      for (let j = 0; j < 6; j++) args[k + 6 * i + j] = op.args[j];
+      for (let j = 0; j < 7; j++) args[k + 7 * i + j] = op.args[j];
     }
     return this.r.meter(k, ...args);
   }
 
   async createKey(k: KeyRecord): Promise<void> {
-    const { acctPrefix, keySet, version } = this.k;
+    const { acctPrefix, keySet, version, accountSet } = this.k;
     await this.r.createKey(
       acctPrefix + k.account,
       this.k.key(k.id),
       keySet,
       version,
+      this.k.keysOf(k.account),
+      accountSet,
       k.createdAt,
       k.hash,
       k.account,
       k.plan,
       k.id,
+      k.name ?? '',
     );
     this.accounts.set(k.id, k.account);
   }
 
   async disableKey(id: string): Promise<boolean> {
     return (await this.r.disableKey(this.k.key(id), this.k.version)) === 1;
+  }
+
+  async rollKey(id: string, hash: string, previousUntil: number): Promise<boolean> {
+    return (await this.r.rollKey(this.k.key(id), this.k.version, hash, previousUntil)) === 1;
   }
 
   async setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
@@ -289,6 +378,7 @@ export class RedisBackend implements Backend {
     const hashes = await Promise.all(accounts.map((a) => this.r.hgetall(this.k.usage(a, month))));
     const rows = new Map<string, UsageRow>();
     for (const [field, value] of hashes.flatMap((h) => Object.entries(h))) {
+      if (field.lastIndexOf(':') > 1) continue; // a day's field (c:KEYID:DD)
       const keyId = field.slice(2);
       const row = rows.get(keyId) ?? { keyId, calls: 0, refused: 0 };
       if (field.startsWith('c:')) row.calls = Number(value);
@@ -298,10 +388,156 @@ export class RedisBackend implements Backend {
     return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
   }
 
+  async trialUsed(account: string): Promise<number> {
+    return Number((await this.r.hget(this.k.trial(account), account)) ?? 0);
+  }
+
+  async dailyUsage(account: string, keyIds: string[], month: string): Promise<DailyRow[]> {
+    if (keyIds.length === 0) return [];
+    const fields: string[] = [];
+    for (const id of keyIds)
+      for (let d = 1; d <= 31; d++) {
+        const dd = String(d).padStart(2, '0');
+        fields.push(`c:${id}:${dd}`, `r:${id}:${dd}`);
+      }
+    const values = await this.r.hmget(this.k.usage(this.k.slotted ? account : '', month), ...fields);
+    const rows: DailyRow[] = [];
+    for (let i = 0; i < fields.length; i += 2) {
+      if (values[i] === null && values[i + 1] === null) continue;
+      const [, keyId, dd] = fields[i].split(':');
+      rows.push({ keyId, day: `${month}-${dd}`, calls: Number(values[i] ?? 0), refused: Number(values[i + 1] ?? 0) });
+    }
+    return rows.sort((a, b) => a.day.localeCompare(b.day) || a.keyId.localeCompare(b.keyId));
+  }
+
+  async createAccount(u: UserRecord): Promise<boolean> {
+    const { acctPrefix, accountSet, version } = this.k;
+    const made = await this.r.createAccount(
+      this.k.email(u.email),
+      acctPrefix + u.name,
+      accountSet,
+      version,
+      u.name,
+      u.email,
+      u.passwordHash,
+      u.role,
+      u.plan ?? '',
+      u.createdAt,
+    );
+    return made === 1;
+  }
+
+  async userByEmail(email: string): Promise<UserRecord | null> {
+    const name = await this.r.get(this.k.email(email));
+    return name === null ? null : this.user(name);
+  }
+
+  async user(name: string): Promise<UserRecord | null> {
+    const f = await this.r.hmget(this.k.acctPrefix + name, ...ACCOUNT_FIELDS, 'pw');
+    const pw = f[ACCOUNT_FIELDS.length];
+    if (pw === null) return null;
+    return { ...accountRecord(name, f), passwordHash: pw } as UserRecord;
+  }
+
+  async updateAccount(
+    name: string,
+    c: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+  ): Promise<boolean> {
+    const flag = (v: boolean | undefined) => (v === undefined ? '' : v ? '1' : '0');
+    const changed = await this.r.updateAccount(
+      this.k.acctPrefix + name,
+      this.k.version,
+      this.k.keysOf(name),
+      this.k.key(''),
+      c.plan ?? '',
+      flag(c.paymentRequired),
+      flag(c.disabled),
+    );
+    return changed === 1;
+  }
+
+  async setPassword(name: string, passwordHash: string): Promise<boolean> {
+    const { acctPrefix, sessionPrefix } = this.k;
+    return (await this.r.setPassword(acctPrefix + name, this.k.sessionsOf(name), passwordHash, sessionPrefix)) === 1;
+  }
+
+  async keysOf(account: string): Promise<KeyRecord[]> {
+    return this.keysById(await this.r.smembers(this.k.keysOf(account)));
+  }
+
+  async putSession(idHash: string, s: SessionRecord, ttlMs: number): Promise<void> {
+    const m = this.r.multi().set(this.k.sessionPrefix + idHash, JSON.stringify(s), 'PX', Math.max(1, ttlMs));
+    if (s.account !== '') {
+      const set = this.k.sessionsOf(s.account);
+      m.sadd(set, idHash).pexpire(set, Math.max(1, ttlMs), 'GT');
+    }
+    failed(await m.exec());
+  }
+
+  async getSession(idHash: string): Promise<SessionRecord | null> {
+    const json = await this.r.get(this.k.sessionPrefix + idHash);
+    return json === null ? null : (JSON.parse(json) as SessionRecord);
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.r.del(this.k.sessionPrefix + idHash);
+  }
+
+  async putToken(hash: string, t: TokenRecord, ttlMs: number): Promise<void> {
+    await this.r.set(this.k.token(hash), JSON.stringify(t), 'PX', Math.max(1, ttlMs));
+  }
+
+  async peekToken(hash: string): Promise<TokenRecord | null> {
+    const json = await this.r.get(this.k.token(hash));
+    return json === null ? null : (JSON.parse(json) as TokenRecord);
+  }
+
+  async takeToken(hash: string): Promise<TokenRecord | null> {
+    const json = await this.r.getdel(this.k.token(hash));
+    return json === null ? null : (JSON.parse(json) as TokenRecord);
+  }
+
+  async attempts(name: string, window: number, windowMs: number, add: number): Promise<number> {
+    const key = this.k.attempts(name, window);
+    const [n] = failed(await this.r.multi().incrby(key, add).pexpire(key, windowMs).exec());
+    return n;
+  }
+
+  async settingOr(name: string, value: string): Promise<string> {
+    await this.r.hsetnx(this.k.settings, name, value);
+    return (await this.r.hget(this.k.settings, name))!;
+  }
+
   close(): Promise<void> {
     this.r.disconnect();
     return Promise.resolve();
   }
+}
+
+const ACCOUNT_FIELDS = ['paymentRequired', 'firstKeyAt', 'disabled', 'plan', 'email', 'role', 'createdAt'] as const;
+
+/** An account from the values of ACCOUNT_FIELDS (null for a field not set). */
+function accountRecord(name: string, f: (string | null)[]): AccountRecord {
+  const [paymentRequired, firstKeyAt, disabled, plan, email, role, createdAt] = f;
+  return {
+    name,
+    paymentRequired: paymentRequired === '1',
+    firstKeyAt: Number(firstKeyAt ?? 0),
+    disabled: disabled === '1',
+    plan: plan === null || plan === '' ? null : plan,
+    email,
+    role: (role ?? 'developer') as Role,
+    createdAt: Number(createdAt ?? 0),
+  };
+}
+
+/** The results of a pipeline or transaction; throws the first command's error. */
+function failed(results: [Error | null, unknown][] | null): number[] {
+  if (results === null) throw new Error('redis transaction aborted');
+  return results.map(([err, value]) => {
+    if (err) throw err;
+    return Number(value);
+  });
 }
 
 /** SCRIPT LOAD on the server, or on every primary of a cluster. */

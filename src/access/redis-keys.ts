@@ -1,7 +1,9 @@
 // Names of the Redis keys of the access store. Guarantees: on a cluster ("slotted"), every key
 // one atomic step touches shares a hash tag, so the step runs in one slot: control data (key
-// records, accounts, the key set, the version) under `{ctl}`, and an account's metering
-// (rate windows of its keys, its monthly usage hash, its trial count) under `{a:ACCOUNT}`.
+// records, accounts, the key and account sets, the version, and the dashboard's sessions,
+// one-time tokens, email index and settings) under `{ctl}`, and an account's metering (rate
+// windows of its keys, its monthly usage hash with the per-day fields, its trial count) under
+// `{a:ACCOUNT}`. Sign-in attempt counters are single keys of their own.
 // A single server or a Sentinel primary keeps the flat layout of earlier releases (no migration).
 
 export class RedisKeys {
@@ -31,6 +33,43 @@ export class RedisKeys {
     return `${this.ctl}acct:`;
   }
 
+  /** Names of accounts made by createAccount or createKey since the dashboard's release. */
+  get accountSet(): string {
+    return `${this.ctl}accounts`;
+  }
+
+  /** Ids of an account's keys (keys made since the dashboard's release). */
+  keysOf(account: string): string {
+    return `${this.ctl}acct-keys:${account}`;
+  }
+
+  /** email → account name. */
+  email(email: string): string {
+    return `${this.ctl}email:${email}`;
+  }
+
+  /** A session is `sessionPrefix + SHA-256 of its id` (the setPassword script builds it). */
+  get sessionPrefix(): string {
+    return `${this.ctl}sess:`;
+  }
+
+  /** Hashes of an account's sessions. */
+  sessionsOf(account: string): string {
+    return `${this.ctl}acct-sess:${account}`;
+  }
+
+  token(hash: string): string {
+    return `${this.ctl}tok:${hash}`;
+  }
+
+  attempts(name: string, window: number): string {
+    return `${this.p}att:${name}:${window}`;
+  }
+
+  get settings(): string {
+    return `${this.ctl}settings`;
+  }
+
   private meter(account: string): string {
     return this.slotted ? `${this.p}{a:${account}}` : this.p;
   }
@@ -39,7 +78,10 @@ export class RedisKeys {
     return `${this.meter(account)}rate:${keyId}:${second}`;
   }
 
-  /** Hash of `c:KEYID` (calls) and `r:KEYID` (refused) for one month: one per account when slotted. */
+  /**
+   * Hash of `c:KEYID` (calls) and `r:KEYID` (refused) for one month, and the same per day of the
+   * month (`c:KEYID:DD`, `r:KEYID:DD`): one per account when slotted.
+   */
   usage(account: string, month: string): string {
     return `${this.meter(account)}usage:${month}`;
   }

@@ -1,8 +1,8 @@
 // The access store in an embedded SQLite file (WAL mode), safe for several processes on
 // one file. Guarantees: every check-and-count runs inside one IMMEDIATE transaction — the
 // hits and charges of one event-loop turn share it (group commit), each checked in turn, and
-// that turn's charges nothing can refuse (no ceiling, no trial) of one key and month are
-// counted by one statement;
+// that turn's charges nothing can refuse (no ceiling, no trial) of one key and day are
+// counted by one statement per counter (month and day);
 // a lock held by another connection never blocks the event loop: SQLite is asked not to
 // wait, and a busy store is retried every RETRY_MS on a timer until the busy timeout,
 // then surfaces as an error. After every transaction the file at the path is checked to
@@ -13,7 +13,20 @@ import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { AccountRecord, Backend, ChargeRequest, ChargeResult, KeyRecord, Snapshot, UsageRow } from './backend';
+import type {
+  AccountRecord,
+  Backend,
+  ChargeRequest,
+  ChargeResult,
+  DailyRow,
+  KeyRecord,
+  Role,
+  SessionRecord,
+  Snapshot,
+  TokenRecord,
+  UsageRow,
+  UserRecord,
+} from './backend';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
@@ -31,7 +44,76 @@ CREATE TABLE IF NOT EXISTS usage (
   PRIMARY KEY (key_id, month)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS trial (account TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS daily (
+  key_id TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, refused INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (key_id, day)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY, account TEXT NOT NULL, data TEXT NOT NULL, expires_at INTEGER NOT NULL, purge_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account);
+CREATE TABLE IF NOT EXISTS tokens (
+  hash TEXT PRIMARY KEY, kind TEXT NOT NULL, account TEXT NOT NULL, plan TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, purge_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS attempts (
+  name TEXT NOT NULL, win INTEGER NOT NULL, n INTEGER NOT NULL, purge_at INTEGER NOT NULL, PRIMARY KEY (name, win)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `;
+
+/** Columns added since the first release: added to a store file that lacks them when it is opened. */
+const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
+  ['accounts', 'disabled', 'INTEGER NOT NULL DEFAULT 0'],
+  ['accounts', 'plan', 'TEXT'],
+  ['accounts', 'email', 'TEXT'],
+  ['accounts', 'password_hash', 'TEXT'],
+  ['accounts', 'role', "TEXT NOT NULL DEFAULT 'developer'"],
+  ['accounts', 'created_at', 'INTEGER NOT NULL DEFAULT 0'],
+  ['keys', 'previous_hash', 'TEXT'],
+  ['keys', 'previous_until', 'INTEGER NOT NULL DEFAULT 0'],
+  ['keys', 'name', "TEXT NOT NULL DEFAULT ''"],
+];
+const INDEXES = `
+CREATE UNIQUE INDEX IF NOT EXISTS accounts_email ON accounts (email);
+CREATE INDEX IF NOT EXISTS keys_account ON keys (account);
+`;
+
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    for (const [table, column, definition] of ADDED_COLUMNS) {
+      const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+      if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+    db.exec(INDEXES);
+  }).immediate();
+}
+
+interface KeyRow {
+  id: string;
+  hash: string;
+  account: string;
+  plan: string;
+  disabled: number;
+  created_at: number;
+  previous_hash: string | null;
+  previous_until: number;
+  name: string;
+}
+const KEY_COLUMNS = 'id, hash, account, plan, disabled, created_at, previous_hash, previous_until, name';
+
+interface AccountRow {
+  name: string;
+  payment_required: number;
+  first_key_at: number;
+  disabled: number;
+  plan: string | null;
+  email: string | null;
+  role: string;
+  created_at: number;
+}
+const ACCOUNT_COLUMNS = 'name, payment_required, first_key_at, disabled, plan, email, role, created_at';
 
 type Statements = ReturnType<typeof prepare>;
 
@@ -39,12 +121,14 @@ function prepare(db: Database.Database) {
   return {
     version: db.prepare<[], number>(`SELECT v FROM meta WHERE k = 'version'`).pluck(),
     bump: db.prepare(`UPDATE meta SET v = v + 1 WHERE k = 'version'`),
-    keys: db.prepare<
-      [],
-      { id: string; hash: string; account: string; plan: string; disabled: number; created_at: number }
-    >(`SELECT id, hash, account, plan, disabled, created_at FROM keys`),
-    accounts: db.prepare<[], { name: string; payment_required: number; first_key_at: number }>(
-      `SELECT name, payment_required, first_key_at FROM accounts`,
+    keys: db.prepare<[], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys`),
+    keysOf: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE account = ?`),
+    accounts: db.prepare<[], AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts`),
+    userByEmail: db.prepare<[string], AccountRow & { password_hash: string }>(
+      `SELECT ${ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ? AND password_hash IS NOT NULL`,
+    ),
+    user: db.prepare<[string], AccountRow & { password_hash: string }>(
+      `SELECT ${ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE name = ? AND password_hash IS NOT NULL`,
     ),
     hit: db
       .prepare<[string, number], number>(
@@ -64,15 +148,72 @@ function prepare(db: Database.Database) {
     addTrial: db.prepare<[string, number]>(
       `INSERT INTO trial (account, used) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET used = used + excluded.used`,
     ),
+    addDailyCalls: db.prepare<[string, string, number]>(
+      `INSERT INTO daily (key_id, day, calls) VALUES (?, ?, ?)
+       ON CONFLICT (key_id, day) DO UPDATE SET calls = calls + excluded.calls`,
+    ),
     addRefused: db.prepare<[string, string]>(
       `INSERT INTO usage (key_id, month, refused) VALUES (?, ?, 1)
        ON CONFLICT (key_id, month) DO UPDATE SET refused = refused + 1`,
     ),
-    addAccount: db.prepare<[string, number]>(`INSERT OR IGNORE INTO accounts (name, first_key_at) VALUES (?, ?)`),
-    addKey: db.prepare<[string, string, string, string, number]>(
-      `INSERT INTO keys (id, hash, account, plan, created_at) VALUES (?, ?, ?, ?, ?)`,
+    addDailyRefused: db.prepare<[string, string]>(
+      `INSERT INTO daily (key_id, day, refused) VALUES (?, ?, 1)
+       ON CONFLICT (key_id, day) DO UPDATE SET refused = refused + 1`,
+    ),
+    addAccount: db.prepare<[{ name: string; at: number }]>(
+      `INSERT INTO accounts (name, first_key_at, created_at) VALUES (@name, @at, @at)
+       ON CONFLICT (name) DO UPDATE SET first_key_at = @at WHERE first_key_at = 0`,
+    ),
+    addKey: db.prepare<[string, string, string, string, number, string]>(
+      `INSERT INTO keys (id, hash, account, plan, created_at, name) VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     disable: db.prepare<[string]>(`UPDATE keys SET disabled = 1 WHERE id = ?`),
+    roll: db.prepare<[{ hash: string; until: number; id: string }]>(
+      `UPDATE keys SET previous_hash = CASE WHEN @until > 0 THEN hash END, previous_until = @until, hash = @hash
+       WHERE id = @id`,
+    ),
+    addUser: db.prepare<[string, string, string, string, string | null, number]>(
+      `INSERT OR IGNORE INTO accounts (name, first_key_at, email, password_hash, role, plan, created_at)
+       VALUES (?, 0, ?, ?, ?, ?, ?)`,
+    ),
+    setPassword: db.prepare<[string, string]>(`UPDATE accounts SET password_hash = ? WHERE name = ?`),
+    accountPlan: db.prepare<[string, string]>(`UPDATE accounts SET plan = ? WHERE name = ?`),
+    keysPlan: db.prepare<[string, string]>(`UPDATE keys SET plan = ? WHERE account = ?`),
+    accountPayment: db.prepare<[number, string]>(`UPDATE accounts SET payment_required = ? WHERE name = ?`),
+    accountDisabled: db.prepare<[number, string]>(`UPDATE accounts SET disabled = ? WHERE name = ?`),
+    accountExists: db.prepare<[string], number>(`SELECT 1 FROM accounts WHERE name = ?`).pluck(),
+    daily: db.prepare<[string, string, string], DailyRow>(
+      `SELECT key_id AS keyId, day, calls, refused FROM daily
+       WHERE key_id IN (SELECT value FROM json_each(?)) AND day >= ? AND day < ? ORDER BY day, key_id`,
+    ),
+    putSession: db.prepare<[string, string, string, number, number]>(
+      `INSERT OR REPLACE INTO sessions (id, account, data, expires_at, purge_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    getSession: db.prepare<[string], SessionRecord>(
+      `SELECT account, data, expires_at AS expiresAt FROM sessions WHERE id = ?`,
+    ),
+    deleteSession: db.prepare<[string]>(`DELETE FROM sessions WHERE id = ?`),
+    deleteSessionsOf: db.prepare<[string]>(`DELETE FROM sessions WHERE account = ?`),
+    putToken: db.prepare<[string, string, string, string, number, number]>(
+      `INSERT OR REPLACE INTO tokens (hash, kind, account, plan, expires_at, purge_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    token: db.prepare<[string], TokenRecord>(
+      `SELECT kind, account, plan, expires_at AS expiresAt FROM tokens WHERE hash = ?`,
+    ),
+    deleteToken: db.prepare<[string]>(`DELETE FROM tokens WHERE hash = ?`),
+    attempt: db
+      .prepare<[string, number, number, number], number>(
+        `INSERT INTO attempts (name, win, n, purge_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name, win) DO UPDATE SET n = n + excluded.n RETURNING n`,
+      )
+      .pluck(),
+    addSetting: db.prepare<[string, string]>(`INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`),
+    setting: db.prepare<[string], string>(`SELECT value FROM settings WHERE name = ?`).pluck(),
+    purge: [
+      db.prepare<[number]>(`DELETE FROM sessions WHERE purge_at < ?`),
+      db.prepare<[number]>(`DELETE FROM tokens WHERE purge_at < ?`),
+      db.prepare<[number]>(`DELETE FROM attempts WHERE purge_at < ?`),
+    ],
     payment: db.prepare<[number, string]>(
       `UPDATE accounts SET payment_required = ? WHERE name = (SELECT account FROM keys WHERE id = ?)`,
     ),
@@ -93,10 +234,11 @@ interface Op {
   waiters: Waiter[];
 }
 
-/** A turn's charges of one key and month that nothing can refuse: counted as one. */
+/** A turn's charges of one key and day that nothing can refuse: counted as one. */
 interface Summed extends Op {
   keyId: string;
   month: string;
+  day: string;
   units: number;
 }
 
@@ -104,6 +246,8 @@ interface Summed extends Op {
 const RETRY_MS = 5;
 /** The first 16 bytes of every SQLite database file. */
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** Expired sessions, tokens and attempt counters are deleted at most this often. */
+const PURGE_MS = 60_000;
 
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -120,6 +264,7 @@ export class SqliteBackend implements Backend {
   /** This turn's queued charges that cannot be refused, by key id and month. */
   private summed = new Map<string, Summed>();
   private closed = false;
+  private purgedAt = 0;
 
   /** `busyTimeoutMs`: how long an operation keeps retrying while another connection holds the lock. */
   constructor(
@@ -165,7 +310,7 @@ export class SqliteBackend implements Backend {
     if (this.st) return this.st;
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.exec(SCHEMA);
+    migrate(this.db);
     const st = prepare(this.db);
     const batch = this.db.transaction((ops: Op[], s: Statements) => ops.map((op) => op.run(s)));
     this.runBatch = (ops, s) => batch.immediate(ops, s);
@@ -211,32 +356,22 @@ export class SqliteBackend implements Backend {
     const s = this.s;
     return this.db.transaction(() => ({
       version: s.version.get()!,
-      keys: s.keys.all().map((k): KeyRecord => ({
-        id: k.id,
-        hash: k.hash,
-        account: k.account,
-        plan: k.plan,
-        disabled: k.disabled !== 0,
-        createdAt: k.created_at,
-      })),
-      accounts: s.accounts.all().map((a): AccountRecord => ({
-        name: a.name,
-        paymentRequired: a.payment_required !== 0,
-        firstKeyAt: a.first_key_at,
-      })),
+      keys: s.keys.all().map(keyRecord),
+      accounts: s.accounts.all().map(accountRecord),
     }))();
   }
 
-  hit(keyId: string, second: number, limit: number, month: string): Promise<boolean> {
+  hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean> {
     return this.enqueue((s) => {
       if (s.hit.get(keyId, second)! <= limit) return true;
       s.addRefused.run(keyId, month);
+      s.addDailyRefused.run(keyId, day);
       return false;
     });
   }
 
   charge(r: ChargeRequest): Promise<ChargeResult> {
-    if (r.ceiling === null && r.trialLimit === null) return this.chargeSummed(r.keyId, r.month, r.units);
+    if (r.ceiling === null && r.trialLimit === null) return this.chargeSummed(r);
     return this.enqueue((s): ChargeResult => {
       let left = 0;
       if (r.trialLimit !== null) {
@@ -246,23 +381,24 @@ export class SqliteBackend implements Backend {
       if (r.ceiling !== null && (s.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling)
         return refuse(s, r, 'ceiling');
       s.addCalls.run(r.keyId, r.month, r.units);
+      s.addDailyCalls.run(r.keyId, r.day, r.units);
       if (r.trialLimit !== null) s.addTrial.run(r.account, r.units);
       return left;
     });
   }
 
-  /** A charge nothing can refuse (its result is 0): added to this turn's one of the same key and month. */
-  private chargeSummed(keyId: string, month: string, units: number): Promise<number> {
+  /** A charge nothing can refuse (its result is 0): added to this turn's one of the same key and day. */
+  private chargeSummed({ keyId, month, day, units }: ChargeRequest): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const waiter = { resolve, reject };
-      const id = `${keyId}\n${month}`;
+      const id = `${keyId}\n${day}`;
       const queued = this.summed.get(id);
       if (queued !== undefined) {
         queued.units += units;
         queued.waiters.push(waiter);
         return;
       }
-      const op: Summed = { keyId, month, units, waiters: [waiter], run: runSummed };
+      const op: Summed = { keyId, month, day, units, waiters: [waiter], run: runSummed };
       this.summed.set(id, op);
       this.push(op);
     });
@@ -273,8 +409,8 @@ export class SqliteBackend implements Backend {
       const s = this.s;
       this.db
         .transaction(() => {
-          s.addAccount.run(k.account, k.createdAt);
-          s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt);
+          s.addAccount.run({ name: k.account, at: k.createdAt });
+          s.addKey.run(k.id, k.hash, k.account, k.plan, k.createdAt, k.name ?? '');
           s.bump.run();
         })
         .immediate();
@@ -285,8 +421,114 @@ export class SqliteBackend implements Backend {
     return this.changed((s) => s.disable.run(id).changes);
   }
 
+  rollKey(id: string, hash: string, previousUntil: number): Promise<boolean> {
+    return this.changed((s) => s.roll.run({ hash, until: previousUntil, id }).changes);
+  }
+
   setPaymentRequired(keyId: string, on: boolean): Promise<boolean> {
     return this.changed((s) => s.payment.run(on ? 1 : 0, keyId).changes);
+  }
+
+  createAccount(u: UserRecord): Promise<boolean> {
+    return this.changed((s) => s.addUser.run(u.name, u.email, u.passwordHash, u.role, u.plan, u.createdAt).changes);
+  }
+
+  userByEmail(email: string): Promise<UserRecord | null> {
+    return this.attempt(() => userRecord(this.s.userByEmail.get(email)));
+  }
+
+  user(name: string): Promise<UserRecord | null> {
+    return this.attempt(() => userRecord(this.s.user.get(name)));
+  }
+
+  updateAccount(name: string, c: { plan?: string; paymentRequired?: boolean; disabled?: boolean }): Promise<boolean> {
+    return this.changed((s) => {
+      if (s.accountExists.get(name) === undefined) return 0;
+      if (c.plan !== undefined) {
+        s.accountPlan.run(c.plan, name);
+        s.keysPlan.run(c.plan, name);
+      }
+      if (c.paymentRequired !== undefined) s.accountPayment.run(c.paymentRequired ? 1 : 0, name);
+      if (c.disabled !== undefined) s.accountDisabled.run(c.disabled ? 1 : 0, name);
+      return 1;
+    });
+  }
+
+  setPassword(name: string, passwordHash: string): Promise<boolean> {
+    return this.attempt(() =>
+      this.db
+        .transaction(() => {
+          this.s.deleteSessionsOf.run(name);
+          return this.s.setPassword.run(passwordHash, name).changes > 0;
+        })
+        .immediate(),
+    );
+  }
+
+  keysOf(account: string): Promise<KeyRecord[]> {
+    return this.attempt(() => this.s.keysOf.all(account).map(keyRecord));
+  }
+
+  trialUsed(account: string): Promise<number> {
+    return this.attempt(() => this.s.trialUsed.get(account) ?? 0);
+  }
+
+  dailyUsage(_account: string, keyIds: string[], month: string): Promise<DailyRow[]> {
+    return this.attempt(() => this.s.daily.all(JSON.stringify(keyIds), `${month}-01`, `${month}-32`));
+  }
+
+  putSession(idHash: string, r: SessionRecord, ttlMs: number): Promise<void> {
+    return this.attempt(() => {
+      this.purge();
+      this.s.putSession.run(idHash, r.account, r.data, r.expiresAt, Date.now() + ttlMs);
+    });
+  }
+
+  getSession(idHash: string): Promise<SessionRecord | null> {
+    return this.attempt(() => this.s.getSession.get(idHash) ?? null);
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.attempt(() => this.s.deleteSession.run(idHash));
+  }
+
+  async putToken(hash: string, t: TokenRecord, ttlMs: number): Promise<void> {
+    await this.attempt(() => this.s.putToken.run(hash, t.kind, t.account, t.plan, t.expiresAt, Date.now() + ttlMs));
+  }
+
+  peekToken(hash: string): Promise<TokenRecord | null> {
+    return this.attempt(() => this.s.token.get(hash) ?? null);
+  }
+
+  takeToken(hash: string): Promise<TokenRecord | null> {
+    return this.attempt(() =>
+      this.db
+        .transaction(() => {
+          const t = this.s.token.get(hash);
+          if (t !== undefined) this.s.deleteToken.run(hash);
+          return t ?? null;
+        })
+        .immediate(),
+    );
+  }
+
+  attempts(name: string, window: number, windowMs: number, add: number): Promise<number> {
+    return this.attempt(() => this.s.attempt.get(name, window, add, Date.now() + windowMs)!);
+  }
+
+  settingOr(name: string, value: string): Promise<string> {
+    return this.attempt(() => {
+      this.s.addSetting.run(name, value);
+      return this.s.setting.get(name)!;
+    });
+  }
+
+  /** Deletes expired sessions, tokens and attempt counters, at most once a minute. */
+  private purge(): void {
+    const now = Date.now();
+    if (now - this.purgedAt < PURGE_MS) return;
+    this.purgedAt = now;
+    for (const p of this.s.purge) p.run(now);
   }
 
   /** Runs a change and bumps the version in one transaction; false when it changed nothing. */
@@ -318,10 +560,44 @@ export class SqliteBackend implements Backend {
 
 function runSummed(this: Summed, s: Statements): number {
   s.addCalls.run(this.keyId, this.month, this.units);
+  s.addDailyCalls.run(this.keyId, this.day, this.units);
   return 0;
 }
 
 function refuse(s: Statements, r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {
   s.addRefused.run(r.keyId, r.month);
+  s.addDailyRefused.run(r.keyId, r.day);
   return why;
+}
+
+function keyRecord(k: KeyRow): KeyRecord {
+  return {
+    id: k.id,
+    hash: k.hash,
+    account: k.account,
+    plan: k.plan,
+    disabled: k.disabled !== 0,
+    createdAt: k.created_at,
+    previousHash: k.previous_hash,
+    previousUntil: k.previous_until,
+    name: k.name,
+  };
+}
+
+function accountRecord(a: AccountRow): AccountRecord {
+  return {
+    name: a.name,
+    paymentRequired: a.payment_required !== 0,
+    firstKeyAt: a.first_key_at,
+    disabled: a.disabled !== 0,
+    plan: a.plan,
+    email: a.email,
+    role: a.role as Role,
+    createdAt: a.created_at,
+  };
+}
+
+function userRecord(a: (AccountRow & { password_hash: string }) | undefined): UserRecord | null {
+  if (a === undefined) return null;
+  return { ...accountRecord(a), email: a.email!, passwordHash: a.password_hash, role: a.role as Role } as UserRecord;
 }

@@ -10,10 +10,13 @@ import { register as registerDemo } from './demo';
 import { register as registerSample } from './sample';
 import { register as registerGenerate } from './generate';
 import { register as registerImport } from './import';
+import { register as registerAdmin } from './admin';
 
 export function program(): Command {
   const p = new Command('catalogue')
-    .description('Cosmetics Catalogue API: import label data, build a catalogue, serve it, manage API keys')
+    .description(
+      'Cosmetics Catalogue API: import label data, build a catalogue, serve it with its developer dashboard, manage API keys',
+    )
     .exitOverride();
   registerBuild(p);
   registerServe(p);
@@ -23,6 +26,7 @@ export function program(): Command {
   registerSample(p);
   registerGenerate(p);
   registerImport(p);
+  registerAdmin(p);
   return p;
 }
 

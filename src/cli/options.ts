@@ -122,6 +122,73 @@ export const OPTIONS = {
     help: 'server processes sharing the port, one per core is typical',
     meaning: 'server processes sharing the port (node:cluster)',
   },
+  dashboard: {
+    flags: '--dashboard <on|off>',
+    arg: 'on\\|off',
+    env: 'DASHBOARD',
+    value: 'on',
+    shownDefault: '`on`',
+    help: 'serve the developer dashboard under /dashboard (docs/dashboard.md)',
+    meaning: 'the developer dashboard under `/dashboard` ([docs/dashboard.md](docs/dashboard.md))',
+  },
+  dashboardPort: {
+    flags: '--dashboard-port <port>',
+    arg: 'PORT',
+    env: 'DASHBOARD_PORT',
+    shownDefault: 'the API port',
+    help: 'serve the dashboard on this port instead of the API port',
+    meaning: 'a port of its own for the dashboard',
+  },
+  signup: {
+    flags: '--signup <open|invite>',
+    arg: 'open\\|invite',
+    env: 'SIGNUP',
+    value: 'invite',
+    shownDefault: '`invite`',
+    help: 'who may create a dashboard account: anyone (open) or holders of an invitation link an admin made (invite)',
+    meaning: 'dashboard sign-up: open to anyone, or by invitation link',
+  },
+  signupPlan: {
+    flags: '--signup-plan <plan>',
+    arg: 'PLAN',
+    env: 'SIGNUP_PLAN',
+    value: 'trial',
+    shownDefault: '`trial`',
+    help: 'plan of a new dashboard account (an invitation may name another)',
+    meaning: 'plan of new dashboard accounts',
+  },
+  billingText: {
+    flags: '--billing-text <text>',
+    arg: 'TEXT',
+    env: 'BILLING_TEXT',
+    shownDefault: 'none',
+    help: 'billing instructions shown to accounts that must pay (402)',
+    meaning: 'billing instructions shown on the dashboard to accounts that must pay',
+  },
+  billingTextFile: {
+    flags: '--billing-text-file <file>',
+    arg: 'FILE',
+    env: 'BILLING_TEXT_FILE',
+    shownDefault: 'none',
+    help: 'read the billing instructions from this UTF-8 text file',
+    meaning: 'the billing instructions from a text file',
+  },
+  trustProxy: {
+    flags: '--trust-proxy',
+    arg: '',
+    env: 'TRUST_PROXY',
+    shownDefault: 'off',
+    help: 'behind a reverse proxy: trust X-Forwarded-Proto (dashboard cookies Secure over HTTPS) and X-Forwarded-For',
+    meaning: 'trust `X-Forwarded-Proto`/`-For` from a proxy in front (Secure cookies over HTTPS)',
+  },
+  sessionSecret: {
+    flags: '--session-secret <secret>',
+    arg: 'SECRET',
+    env: 'SESSION_SECRET',
+    shownDefault: 'generated once, kept in the store',
+    help: 'signs dashboard session cookies (32+ characters); default: one generated once and kept in the access store',
+    meaning: 'signs dashboard session cookies (32+ characters)',
+  },
   logLevel: {
     flags: '',
     arg: '',
@@ -144,7 +211,7 @@ export function option(name: OptionName): Option {
 /** README.md's configuration table, row for row. */
 export function readmeTable(): string {
   const rows = Object.values(OPTIONS).map((s: OptionSpec) => {
-    const flag = s.flags === '' ? '' : `\`${s.flags.split(' ')[0]} ${s.arg}\``;
+    const flag = s.flags === '' ? '' : `\`${[s.flags.split(' ')[0], s.arg].filter(Boolean).join(' ')}\``;
     return `|${flag ? ` ${flag} ` : ' '}| \`${s.env}\` | ${s.shownDefault} | ${s.meaning} |`;
   });
   return ['| option | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n') + '\n';

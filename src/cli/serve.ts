@@ -6,9 +6,11 @@
 // in every process, while under --workers a worker must ignore the terminal's signals and
 // stop once on the primary's relayed message (src/cluster.ts); the timeout and
 // second-signal rule it would replace are the few lines of stop() below.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { option } from './options';
 import { startServer } from '../server';
+import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 
 interface ServeCliOptions {
@@ -21,6 +23,66 @@ interface ServeCliOptions {
   metricsHost: string;
   stopTimeout: number;
   workers?: number;
+  dashboard: 'on' | 'off';
+  dashboardPort?: number;
+  signup: 'open' | 'invite';
+  signupPlan: string;
+  billingText?: string;
+  billingTextFile?: string;
+  trustProxy?: boolean;
+  sessionSecret?: string;
+}
+
+/** The dashboard options of `serve` (and `demo`); commander has checked each value's form. */
+export const DASHBOARD_DEFAULTS = {
+  dashboard: 'on',
+  signup: DEFAULT_SETTINGS.signup,
+  signupPlan: DEFAULT_SETTINGS.signupPlan,
+} as const;
+
+function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
+  if (o.dashboard === 'off') return undefined;
+  if (o.billingText !== undefined && o.billingTextFile !== undefined)
+    throw new Error('give --billing-text or --billing-text-file, not both');
+  let billingText = o.billingText ?? '';
+  if (o.billingTextFile !== undefined) {
+    try {
+      billingText = readFileSync(o.billingTextFile, 'utf8');
+    } catch (err) {
+      throw new Error(
+        `--billing-text-file ${o.billingTextFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
+    }
+  }
+  if (billingText.length > 10_000) throw new Error('the billing text has more than 10,000 characters');
+  if (o.sessionSecret !== undefined && o.sessionSecret.length < 32)
+    throw new Error('--session-secret must have at least 32 characters');
+  return {
+    signup: o.signup,
+    signupPlan: o.signupPlan,
+    billingText: billingText.trim(),
+    trustProxy: o.trustProxy === true,
+    sessionSecret: o.sessionSecret,
+  };
+}
+
+export function addDashboardOptions(cmd: Command): Command {
+  return cmd
+    .addOption(option('dashboard').argParser(oneOf('--dashboard', ['on', 'off'])))
+    .addOption(option('dashboardPort').argParser(portParser('--dashboard-port')))
+    .addOption(option('signup').argParser(oneOf('--signup', ['open', 'invite'])))
+    .addOption(option('signupPlan'))
+    .addOption(option('billingText'))
+    .addOption(option('billingTextFile'))
+    .addOption(option('trustProxy'))
+    .addOption(option('sessionSecret'));
+}
+
+function oneOf(flag: string, values: string[]): (v: string) => string {
+  return (v) => {
+    if (!values.includes(v)) throw new Error(`${flag} must be ${values.join(' or ')}, not "${v}"`);
+    return v;
+  };
 }
 
 export function register(program: Command): void {
@@ -35,20 +97,20 @@ export function register(program: Command): void {
     .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
     .addOption(option('metricsHost'))
     .addOption(option('stopTimeout').argParser(parseSeconds))
-    .addOption(option('workers').argParser(parseWorkers))
-    .action(async (opts: ServeCliOptions) => {
-      const workers = opts.workers ?? 1;
-      if (workers > 1 && opts.metricsPort !== undefined)
-        throw new Error(
-          '--metrics-port serves one process; run one instance per core instead of --workers to scrape each',
-        );
-      if (servesItself(workers)) await serve(opts);
-      else await runPrimary(workers);
-    });
+    .addOption(option('workers').argParser(parseWorkers));
+  addDashboardOptions(program.commands[program.commands.length - 1]).action(async (opts: ServeCliOptions) => {
+    const workers = opts.workers ?? 1;
+    if (workers > 1 && opts.metricsPort !== undefined)
+      throw new Error(
+        '--metrics-port serves one process; run one instance per core instead of --workers to scrape each',
+      );
+    if (servesItself(workers)) await serve(opts);
+    else await runPrimary(workers);
+  });
 }
 
-export async function serve(opts: ServeCliOptions): Promise<void> {
-  const server = await startServer(opts);
+export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
+  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts) });
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   let stopping = false;
   const stop = (signal: string) => {
@@ -73,6 +135,8 @@ export async function serve(opts: ServeCliOptions): Promise<void> {
   onStopSignal(stop);
   const c = server.catalogue.current;
   const metrics = server.metricsUrl ? `, metrics at ${server.metricsUrl}` : '';
+  if (server.dashboardUrl) server.app.log.info({ url: server.dashboardUrl }, 'dashboard served');
+  onReady?.(server.dashboardUrl);
   announce(
     `catalogue: serving ${c.products} products and ${c.ingredients} ingredients (built ${c.builtAt}) at ${server.url}${metrics}\n`,
   );

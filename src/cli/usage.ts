@@ -1,18 +1,22 @@
-// `catalogue usage [--month YYYY-MM] [--json]`: what a bill is made from — per key and per
-// account for one UTC month: calls served, included, overage, and requests refused (429).
+// `catalogue usage [--month YYYY-MM] [--json|--csv]`: what a bill is made from — per key and per
+// account for one UTC month: calls served, included, overage, and requests refused (429). The
+// CSV is the one the dashboard's admin usage page downloads.
 import type { Command } from 'commander';
 import { withAdmin, withStoreOptions, type StoreOptions } from './store-options';
 import { monthOf, parseMonth } from '../access/time';
+import { usageCsv } from '../access/admin';
 import { table } from './table';
 
 export function register(program: Command): void {
   withStoreOptions(program.command('usage').description('monthly usage per key and account, for billing'))
     .option('--month <YYYY-MM>', 'UTC month (default: the current one)', parseMonth)
     .option('--json', 'print the report as JSON')
-    .action(async (o: StoreOptions & { month?: string; json?: boolean }) => {
+    .option('--csv', 'print one CSV row per key (as the dashboard downloads it)')
+    .action(async (o: StoreOptions & { month?: string; json?: boolean; csv?: boolean }) => {
       const month = o.month ?? monthOf(Date.now());
       const r = await withAdmin(o, (a) => a.usage(month));
       if (o.json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
+      if (o.csv) return void process.stdout.write(usageCsv(r));
       const head = ['calls', 'included', 'overage', 'refused'];
       process.stdout.write(`Usage for ${r.month} (UTC)\n\nKeys\n`);
       process.stdout.write(

@@ -77,6 +77,10 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
+  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
+  trustProxy?: boolean;
+  /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
+  extend?: (app: FastifyInstance) => Promise<void>;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -100,6 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       frameworkErrors(err, req, reply);
     },
     clientErrorHandler,
+    trustProxy: opts.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   installSecurityHeaders(app);
@@ -158,5 +163,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     getIngredient(v1);
     analyzeLabel(v1);
   });
+  await opts.extend?.(app);
   return app;
 }

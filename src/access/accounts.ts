@@ -1,0 +1,298 @@
+// Dashboard accounts on the access store: sign-up and sign-in, a developer's own keys (create,
+// roll, disable), their per-day usage, sessions, invitations and password-reset links, and
+// the operator's account changes. Guarantees: a key's secret exists only in the result that
+// creates or rolls it; session ids and one-time tokens are stored only as their SHA-256;
+// every key operation checks that the key belongs to the account asking (a key of another
+// account is "no such key"); a sign-in answers the same, after the same work, for an unknown
+// email and a wrong password; failed sign-ins are limited per account and per client address
+// in windows of WINDOW_MS (never a longer lock-out); a store that fails or does not answer in
+// time gives ApiError('unavailable') from every method.
+import { hash, randomBytes } from 'node:crypto';
+import { ApiError } from '../shared/errors';
+import { AccessAdmin } from './admin';
+import type { AccountRecord, Backend, DailyRow, KeyRecord, Role, Snapshot, TokenRecord, UserRecord } from './backend';
+import { dummyCheck, hashPassword, verifyPassword } from './passwords';
+import type { Plans } from './plans';
+import { hashSecret, newAccountName, newKeyId, newSecret } from './secret';
+import { monthOf } from './time';
+import type { Clock } from './types';
+
+export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord };
+
+/** Sign-in attempts are counted in fixed windows of this length. */
+export const WINDOW_MS = 5 * 60_000;
+/** Failed sign-ins allowed per account, and per client address, in one window. */
+export const MAX_FAILS_PER_ACCOUNT = 5;
+export const MAX_FAILS_PER_ADDRESS = 20;
+const INVITE_MS = 7 * 86_400_000;
+const RESET_MS = 24 * 3_600_000;
+
+export type SignIn =
+  { ok: true; user: UserRecord } | { ok: false; why: 'invalid' | 'account-limited' | 'address-limited' | 'disabled' };
+
+export interface NewKey {
+  id: string;
+  key: string;
+  name: string;
+  plan: string;
+}
+
+export interface Session {
+  account: string;
+  data: string;
+  expiresAt: number;
+}
+
+const sha256 = (s: string) => hash('sha256', s, 'hex');
+const token = () => randomBytes(32).toString('base64url');
+
+export class AccessAccounts {
+  /** The operator's view of the same store (usage reports), for the admin pages. */
+  readonly admin: AccessAdmin;
+
+  constructor(
+    private readonly store: Backend,
+    readonly plans: Plans,
+    private readonly clock: Clock,
+    private readonly onStoreError: (err: unknown) => void = () => {},
+  ) {
+    this.admin = new AccessAdmin(store, plans, clock);
+    void dummyCheck('').catch(() => {}); // the dummy hash made now, not during the first sign-in
+  }
+
+  /** Runs a store operation; any failure becomes ApiError('unavailable'). */
+  private async guard<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      this.onStoreError(err);
+      throw ApiError.refusal('unavailable');
+    }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** A new account; null when the email already has one. */
+  async signUp(email: string, password: string, plan: string, role: Role = 'developer'): Promise<UserRecord | null> {
+    if (!this.plans.has(plan)) throw new Error(`unknown plan "${plan}"`);
+    const user: UserRecord = {
+      name: newAccountName(),
+      email: normalEmail(email),
+      passwordHash: await hashPassword(password),
+      role,
+      plan,
+      paymentRequired: false,
+      disabled: false,
+      firstKeyAt: 0,
+      createdAt: this.clock.now(),
+    };
+    return (await this.guard(() => this.store.createAccount(user))) ? user : null;
+  }
+
+  async signIn(email: string, password: string, address: string): Promise<SignIn> {
+    const e = normalEmail(email);
+    const window = Math.floor(this.clock.now() / WINDOW_MS);
+    const byAccount = `email:${sha256(e)}`;
+    const byAddress = `addr:${sha256(address)}`;
+    const [accountFails, addressFails] = await this.guard(() =>
+      Promise.all([
+        this.store.attempts(byAccount, window, WINDOW_MS, 0),
+        this.store.attempts(byAddress, window, WINDOW_MS, 0),
+      ]),
+    );
+    if (addressFails >= MAX_FAILS_PER_ADDRESS) return { ok: false, why: 'address-limited' };
+    if (accountFails >= MAX_FAILS_PER_ACCOUNT) return { ok: false, why: 'account-limited' };
+    const user = await this.guard(() => this.store.userByEmail(e));
+    const good = user === null ? await dummyCheck(password) : await verifyPassword(password, user.passwordHash);
+    if (!good || user === null) {
+      await this.guard(() =>
+        Promise.all([
+          this.store.attempts(byAccount, window, WINDOW_MS, 1),
+          this.store.attempts(byAddress, window, WINDOW_MS, 1),
+        ]),
+      );
+      return { ok: false, why: 'invalid' };
+    }
+    if (user.disabled) return { ok: false, why: 'disabled' };
+    return { ok: true, user };
+  }
+
+  user(name: string): Promise<UserRecord | null> {
+    return this.guard(() => this.store.user(name));
+  }
+
+  /** False when `current` is not the account's password. Ends every session of the account. */
+  async changePassword(name: string, current: string, next: string): Promise<boolean> {
+    const user = await this.user(name);
+    if (user === null || !(await verifyPassword(current, user.passwordHash))) return false;
+    await this.setPassword(name, next);
+    return true;
+  }
+
+  private async setPassword(name: string, password: string): Promise<void> {
+    const h = await hashPassword(password);
+    await this.guard(() => this.store.setPassword(name, h));
+  }
+
+  // Keys of one account
+
+  async keys(account: string): Promise<KeyRecord[]> {
+    const keys = await this.guard(() => this.store.keysOf(account));
+    return keys.sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
+  }
+
+  /** A key on the account's plan. */
+  async createKey(user: UserRecord, name: string): Promise<NewKey> {
+    const key = newSecret();
+    const plan = user.plan ?? 'trial';
+    const record: KeyRecord = {
+      id: newKeyId(),
+      hash: hashSecret(key)!,
+      account: user.name,
+      plan,
+      disabled: false,
+      createdAt: this.clock.now(),
+      name,
+    };
+    await this.guard(() => this.store.createKey(record));
+    return { id: record.id, key, name, plan };
+  }
+
+  /** The account's key with this id; null when there is none (or it is another account's). */
+  async ownKey(account: string, id: string): Promise<KeyRecord | null> {
+    return (await this.keys(account)).find((k) => k.id === id) ?? null;
+  }
+
+  async disableKey(account: string, id: string): Promise<boolean> {
+    if ((await this.ownKey(account, id)) === null) return false;
+    return this.guard(() => this.store.disableKey(id));
+  }
+
+  /** A new secret now; the old one accepted for `graceMs` more (0: refused at once). Null: no such key of the account. */
+  async rollKey(account: string, id: string, graceMs: number): Promise<NewKey | null> {
+    const k = await this.ownKey(account, id);
+    if (k === null || k.disabled) return null;
+    const key = newSecret();
+    const until = graceMs > 0 ? this.clock.now() + graceMs : 0;
+    if (!(await this.guard(() => this.store.rollKey(id, hashSecret(key)!, until)))) return null;
+    return { id, key, name: k.name ?? '', plan: k.plan };
+  }
+
+  trialUsed(account: string): Promise<number> {
+    return this.guard(() => this.store.trialUsed(account));
+  }
+
+  /** Puts back a token taken by takeToken whose use failed (an invitation for an email that has an account). */
+  async returnToken(secret: string, t: TokenRecord): Promise<void> {
+    const ttl = t.expiresAt - this.clock.now();
+    if (ttl > 0) await this.guard(() => this.store.putToken(sha256(secret), t, ttl));
+  }
+
+  /** Calls and refusals per key and day of one month, of the account's keys. */
+  async daily(account: string, month: string, keys?: KeyRecord[]): Promise<DailyRow[]> {
+    const ids = (keys ?? (await this.keys(account))).map((k) => k.id);
+    return this.guard(() => this.store.dailyUsage(account, ids, month));
+  }
+
+  // Sessions (the dashboard's session store)
+
+  async session(id: string): Promise<Session | null> {
+    const s = await this.guard(() => this.store.getSession(sha256(id)));
+    if (s === null) return null;
+    if (this.clock.now() >= s.expiresAt) {
+      await this.endSession(id);
+      return null;
+    }
+    return s;
+  }
+
+  async saveSession(id: string, s: Session): Promise<void> {
+    const ttl = s.expiresAt - this.clock.now();
+    if (ttl <= 0) return this.endSession(id);
+    await this.guard(() => this.store.putSession(sha256(id), s, ttl));
+  }
+
+  async endSession(id: string): Promise<void> {
+    await this.guard(() => this.store.deleteSession(sha256(id)));
+  }
+
+  // One-time links
+
+  /** An invitation token for one new account (on `plan`, or the sign-up plan when ''). */
+  async invite(plan: string): Promise<{ token: string; expiresAt: number }> {
+    if (plan !== '' && !this.plans.has(plan)) throw new Error(`unknown plan "${plan}"`);
+    return this.putToken({ kind: 'invite', account: '', plan, expiresAt: this.clock.now() + INVITE_MS });
+  }
+
+  /** A password-reset token for the account with this email; null when there is none. */
+  async resetLink(email: string): Promise<{ token: string; expiresAt: number } | null> {
+    const user = await this.guard(() => this.store.userByEmail(normalEmail(email)));
+    if (user === null) return null;
+    return this.resetLinkFor(user.name);
+  }
+
+  resetLinkFor(account: string): Promise<{ token: string; expiresAt: number }> {
+    return this.putToken({ kind: 'reset', account, plan: '', expiresAt: this.clock.now() + RESET_MS });
+  }
+
+  private async putToken(t: TokenRecord): Promise<{ token: string; expiresAt: number }> {
+    const secret = token();
+    await this.guard(() => this.store.putToken(sha256(secret), t, t.expiresAt - this.clock.now()));
+    return { token: secret, expiresAt: t.expiresAt };
+  }
+
+  /** The token if it is valid and of this kind (left in place). */
+  async peekToken(secret: string, kind: TokenRecord['kind']): Promise<TokenRecord | null> {
+    const t = await this.guard(() => this.store.peekToken(sha256(secret)));
+    return t !== null && t.kind === kind && this.clock.now() < t.expiresAt ? t : null;
+  }
+
+  /** The token if it is valid and of this kind, used up by this call. */
+  async takeToken(secret: string, kind: TokenRecord['kind']): Promise<TokenRecord | null> {
+    if ((await this.peekToken(secret, kind)) === null) return null;
+    const t = await this.guard(() => this.store.takeToken(sha256(secret)));
+    return t !== null && t.kind === kind && this.clock.now() < t.expiresAt ? t : null;
+  }
+
+  /** Sets a new password with a reset token (used up); false when the token is not valid. Ends every session. */
+  async resetPassword(secret: string, password: string): Promise<boolean> {
+    const t = await this.takeToken(secret, 'reset');
+    if (t === null) return false;
+    await this.setPassword(t.account, password);
+    return true;
+  }
+
+  // The operator's changes
+
+  async updateAccount(
+    name: string,
+    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+  ): Promise<boolean> {
+    if (change.plan !== undefined && !this.plans.has(change.plan)) throw new Error(`unknown plan "${change.plan}"`);
+    return this.guard(() => this.store.updateAccount(name, change));
+  }
+
+  snapshot(): Promise<Snapshot> {
+    return this.guard(() => this.store.snapshot());
+  }
+
+  usage(month = monthOf(this.clock.now())) {
+    return this.guard(() => this.admin.usage(month));
+  }
+
+  /** A value all instances share, made by `make` on first use (the first writer wins). */
+  setting(name: string, make: () => string): Promise<string> {
+    return this.guard(() => this.store.settingOr(name, make()));
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+export function normalEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

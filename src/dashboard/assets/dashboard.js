@@ -1,0 +1,87 @@
+// The dashboard's only script (no inline script: the CSP allows this file alone, and uPlot's).
+// The copy buttons, shown only when script runs (the secret stays selectable text without it),
+// and the usage chart, drawn from the JSON block beside it (the table holds the same numbers).
+(function () {
+  'use strict';
+
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    const target = document.getElementById(button.dataset.copy);
+    if (!target) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const text = target.textContent;
+      let done = false;
+      try {
+        if (navigator.clipboard && window.isSecureContext) {
+          await navigator.clipboard.writeText(text);
+          done = true;
+        }
+      } catch (e) {
+        done = false;
+      }
+      if (!done) {
+        const range = document.createRange();
+        range.selectNodeContents(target);
+        const sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+        done = document.execCommand && document.execCommand('copy');
+      }
+      const label = button.textContent;
+      button.textContent = done ? 'Copied' : 'Selected: press Ctrl+C';
+      setTimeout(() => (button.textContent = label), 2000);
+    });
+  }
+
+  const box = document.getElementById('usage-chart');
+  const source = box && document.getElementById(box.dataset.source);
+  if (!box || !source || typeof uPlot === 'undefined') return;
+  const t = JSON.parse(source.textContent);
+  const x = t.days.map((d) => Date.parse(d + 'T00:00:00Z') / 1000);
+  const palette = ['#8a3ffc', '#1192e8', '#005d5d', '#9f1853', '#fa4d56', '#570408', '#198038', '#002d9c'];
+  const bars = uPlot.paths.bars({ size: [0.7, 40] });
+  const series = [{}];
+  const data = [x];
+  t.keys.forEach((k, i) => {
+    series.push({
+      label: k.name,
+      stroke: palette[i % palette.length],
+      fill: palette[i % palette.length] + '88',
+      paths: bars,
+      scale: 'day',
+    });
+    data.push(t.calls.map((row) => row[i]));
+  });
+  series.push({ label: 'refused (429)', stroke: '#c62828', fill: '#c6282866', paths: bars, scale: 'day' });
+  data.push(t.refused);
+  series.push({ label: 'month so far', stroke: '#222', width: 2, scale: 'month' });
+  data.push(t.cumulative);
+  if (t.included !== null) {
+    series.push({ label: 'included', stroke: '#198038', dash: [6, 4], scale: 'month' });
+    data.push(x.map(() => t.included));
+  }
+  if (t.ceiling !== null) {
+    series.push({ label: t.ceilingText, stroke: '#c62828', dash: [2, 4], scale: 'month' });
+    data.push(x.map(() => t.ceiling));
+  }
+  const top = Math.max(1, ...t.cumulative, t.included || 0, t.ceiling || 0);
+  const width = () => Math.max(280, box.parentElement.clientWidth);
+  const opts = {
+    width: width(),
+    height: Math.max(220, Math.min(360, Math.round(width() * 0.5))),
+    series,
+    scales: {
+      x: { time: true },
+      day: { range: (u, min, max) => [0, Math.max(1, max)] },
+      month: { range: () => [0, top * 1.05] },
+    },
+    axes: [
+      {},
+      { scale: 'day', label: 'calls a day' },
+      { scale: 'month', side: 1, label: 'calls this month', grid: { show: false } },
+    ],
+    legend: { live: false },
+  };
+  const plot = new uPlot(opts, data, box);
+  window.addEventListener('resize', () => plot.setSize({ width: width(), height: opts.height }));
+})();

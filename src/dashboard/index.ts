@@ -1,0 +1,223 @@
+// The developer dashboard: server-rendered pages under /dashboard where app builders sign up,
+// make, roll and disable their keys, watch their usage and try the label analysis, and where
+// admins run the accounts (docs/dashboard.md). A fastify plugin in a context of its own: its
+// cookie, session, CSRF and form parsers, its Content-Security-Policy and its error pages
+// apply to its routes only (the /v1 routes gain no hook). Guarantees: every state-changing
+// form is refused without the session's CSRF token; sessions live in the access store and end
+// at sign-out, at a password change, after IDLE_MS unused and ABSOLUTE_MS after sign-in (by the
+// access layer's clock); a store outage is a plain 503 page, never a 500; the pages run no
+// inline script (the chart and the copy button are files of their own, and everything else
+// works without JavaScript).
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie, { Signer } from '@fastify/cookie';
+import session from '@fastify/session';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import view from '@fastify/view';
+import fastifyStatic from '@fastify/static';
+import { Eta } from 'eta';
+import type { AccessAccounts, MeteredAccess, UserRecord } from '../access';
+import type { CatalogueRef } from '../catalogue/read-model';
+import { packageRoot } from '../shared/package-root';
+import { ApiError } from '../shared/errors';
+import { AccessSessionStore, sessionEnd } from './session-store';
+import { ABSOLUTE_MS, type DashboardSettings } from './settings';
+import { accountRoutes } from './routes/account';
+import { keyRoutes } from './routes/keys';
+import { usageRoutes } from './routes/usage';
+import { playgroundRoutes } from './routes/playground';
+import { adminRoutes } from './routes/admin';
+
+export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
+
+export const PREFIX = '/dashboard';
+export const COOKIE = 'catalogue_session';
+/** Only the dashboard's own files: no inline script or style, no other origin, no framing. */
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export interface DashboardDeps {
+  accounts: AccessAccounts;
+  /** The API's access control: the playground's calls are admitted and charged by it. */
+  access: MeteredAccess;
+  catalogue: CatalogueRef;
+  settings: DashboardSettings;
+}
+
+declare module 'fastify' {
+  interface Session {
+    /** The signed-in account; absent before sign-in. */
+    account?: string;
+    createdAt?: number;
+    seenAt?: number;
+    _csrf?: string;
+  }
+  interface FastifyRequest {
+    user: UserRecord | null;
+  }
+  interface FastifyReply {
+    page(view: string, data?: Record<string, unknown>): FastifyReply;
+  }
+}
+
+/** What every page gets besides its own data. */
+export interface PageData {
+  title: string;
+  user: UserRecord | null;
+  csrf: string;
+  path: string;
+  notice?: string;
+  [k: string]: unknown;
+}
+
+const VIEWS = join(packageRoot(), 'src', 'dashboard', 'views');
+const ASSETS = join(packageRoot(), 'src', 'dashboard', 'assets');
+
+/**
+ * Register with `{ prefix: PREFIX }`. Two contexts inside: the static files (no session, no
+ * store access), and the pages with their cookie, session, CSRF and form-body plugins.
+ */
+export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  // helmet's headers for pages (cross-origin isolation, no MIME sniffing, no framing); the CSP is
+  // set on the reply instead, so that it replaces the API's "default-src 'none'" (src/ops).
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: false,
+    strictTransportSecurity: false, // the operator's proxy decides HSTS for the whole host
+  });
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.header('content-security-policy', CSP);
+    done();
+  });
+  await app.register(view, {
+    engine: { eta: new Eta({ views: VIEWS, autoEscape: true, cache: true }) },
+    templates: VIEWS,
+  });
+  app.decorateRequest('user', null);
+  app.decorateReply('page', function (this: FastifyReply, name: string, data: Record<string, unknown> = {}) {
+    const req = this.request;
+    const page: PageData = {
+      title: '',
+      user: req.user,
+      csrf: this.generateCsrf(),
+      path: req.url,
+      ...data,
+    };
+    return this.type('text/html; charset=utf-8').view(name, page);
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof ApiError && err.code === 'unavailable') return errorPage(reply, 503, 'unavailable');
+    if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET')
+      return errorPage(reply, 403, 'csrf');
+    if (err.statusCode === 413) return errorPage(reply, 413, 'large');
+    if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500)
+      return errorPage(reply, err.statusCode, 'bad');
+    req.log.error({ err }, 'dashboard error');
+    return errorPage(reply, 500, 'bug');
+  });
+  app.setNotFoundHandler((_req, reply) => errorPage(reply, 404, 'missing'));
+
+  await app.register(async (files) => {
+    await files.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false });
+    await files.register(fastifyStatic, {
+      root: dirname(require.resolve('@picocss/pico/css/pico.min.css')),
+      prefix: '/assets/pico/',
+      decorateReply: false,
+      index: false,
+    });
+    await files.register(fastifyStatic, {
+      root: dirname(require.resolve('uplot/dist/uPlot.iife.min.js')),
+      prefix: '/assets/uplot/',
+      decorateReply: false,
+      index: false,
+    });
+  });
+  const { accounts, access, catalogue, settings } = deps; // not the options' `prefix`, already applied
+  await app.register(pages, { accounts, access, catalogue, settings });
+}
+
+async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { accounts, settings } = deps;
+  let signer: Signer | undefined;
+  const secret = async (): Promise<Signer> =>
+    (signer ??= new Signer(
+      settings.sessionSecret ?? (await accounts.setting('session-secret', () => randomBytes(32).toString('base64url'))),
+    ));
+  await secret().catch(() => {}); // the store may be down now: each request tries again first
+  app.addHook('onRequest', async () => void (await secret()));
+  await app.register(cookie);
+  await app.register(session, {
+    secret: { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) },
+    cookieName: COOKIE,
+    store: new AccessSessionStore(accounts),
+    saveUninitialized: false,
+    rolling: false,
+    cookie: { path: PREFIX, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: ABSOLUTE_MS },
+  });
+  await app.register(csrf, { sessionPlugin: '@fastify/session' });
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts));
+
+  app.get('/', { schema: { hide: true } }, (req, reply) =>
+    reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
+  );
+  accountRoutes(app, deps);
+  keyRoutes(app, deps);
+  usageRoutes(app, deps);
+  playgroundRoutes(app, deps);
+  adminRoutes(app, deps);
+}
+
+/** The session's account, ended when it is past its idle or absolute end, or the account is disabled. */
+async function loadUser(req: FastifyRequest, accounts: AccessAccounts): Promise<void> {
+  const s = req.session;
+  const now = accounts.now();
+  s.createdAt ??= now;
+  if (s.account === undefined) {
+    s.seenAt ??= now;
+    return;
+  }
+  const user = now < sessionEnd(s.createdAt, s.seenAt ?? now) ? await accounts.user(s.account) : null;
+  if (user === null || user.disabled) {
+    await s.regenerate(); // a new, empty session under a new id; the old one is gone from the store
+    s.createdAt = s.seenAt = now;
+    return;
+  }
+  s.seenAt = now;
+  req.user = user;
+}
+
+const ERRORS: Record<string, { title: string; text: string }> = {
+  unavailable: {
+    title: 'Service unavailable',
+    text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
+  },
+  csrf: {
+    title: 'This form has expired',
+    text: 'The form was not sent from this page, or it is too old. Go back, reload the page and try again.',
+  },
+  large: { title: 'Too much text', text: 'The form sent more text than the dashboard accepts.' },
+  bad: { title: 'Bad request', text: 'The dashboard could not read this request.' },
+  missing: { title: 'Page not found', text: 'There is no such page, or it is not yours to see.' },
+  forbidden: { title: 'Admins only', text: 'This page is for the operators of this service.' },
+  bug: { title: 'Something went wrong', text: 'The dashboard hit an error. It has been logged; please retry.' },
+};
+
+/** A plain page for a refusal or a failure; never a stack trace. */
+export function errorPage(reply: FastifyReply, status: number, kind: keyof typeof ERRORS): FastifyReply {
+  const e = ERRORS[kind];
+  let csrf = '';
+  try {
+    csrf = reply.generateCsrf();
+  } catch {
+    // no session (the store is down): the page has no form that needs one
+  }
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .view('error.eta', { title: e.title, text: e.text, status, user: reply.request.user, csrf, path: '' });
+}

@@ -1,0 +1,177 @@
+// Sign-up (open, or by invitation), sign-in, sign-out, the account page, password change and
+// password reset by a one-time link. Guarantees: the session id changes at sign-in
+// (regenerate); sign-out ends the session in the store; a password change or reset ends every
+// session of the account (the one changing it signs in again under a new id); an unknown email
+// and a wrong password get the same message.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UserRecord } from '../../access';
+import type { DashboardDeps } from '../index';
+import { PREFIX } from '../index';
+import { emailError, errorsOf, field, passwordError, type Body } from '../forms';
+import { form, requireUser } from './guards';
+import { planFacts } from './plan-facts';
+
+const HIDE = { schema: { hide: true } };
+
+/** Starts a signed-in session for `user` under a new session id. */
+async function startSession(req: FastifyRequest, user: UserRecord, now: number): Promise<void> {
+  await req.session.regenerate();
+  req.session.account = user.name;
+  req.session.createdAt = req.session.seenAt = now;
+  req.user = user;
+}
+
+export function accountRoutes(app: FastifyInstance, { accounts, settings }: DashboardDeps): void {
+  app.get('/sign-in', HIDE, (req, reply) => {
+    if (req.user) return reply.redirect(`${PREFIX}/account`, 303);
+    return reply.page('sign-in.eta', { title: 'Sign in', email: '', errors: {}, signup: settings.signup });
+  });
+
+  app.post('/sign-in', { ...HIDE, preHandler: form(app) }, async (req, reply) => {
+    const body = req.body as Body;
+    const email = field(body, 'email');
+    const password = field(body, 'password');
+    const errors = errorsOf({
+      email: emailError(email),
+      password: password === '' ? 'Enter your password.' : undefined,
+    });
+    const again = (status: number, extra: Record<string, string>) =>
+      reply
+        .code(status)
+        .page('sign-in.eta', { title: 'Sign in', email, errors: { ...errors, ...extra }, signup: settings.signup });
+    if (Object.keys(errors).length > 0) return again(400, {});
+    const result = await accounts.signIn(email, password, req.ip);
+    if (!result.ok) {
+      const message = {
+        invalid: 'That email and password do not match an account.',
+        'account-limited': 'Too many failed sign-ins for this account. Wait five minutes, then try again.',
+        'address-limited': 'Too many failed sign-ins from your network. Wait five minutes, then try again.',
+        disabled: 'This account is disabled. Contact the operator of this service.',
+      }[result.why];
+      return again(result.why === 'invalid' || result.why === 'disabled' ? 401 : 429, { form: message });
+    }
+    await startSession(req, result.user, accounts.now());
+    return reply.redirect(`${PREFIX}/account`, 303);
+  });
+
+  app.get('/sign-up', HIDE, async (req, reply) => {
+    const invite = typeof (req.query as Body)?.invite === 'string' ? field(req.query as Body, 'invite') : '';
+    const valid = invite !== '' && (await accounts.peekToken(invite, 'invite')) !== null;
+    return reply.page('sign-up.eta', {
+      title: 'Create an account',
+      email: '',
+      errors: {},
+      invite: valid ? invite : '',
+      closed: settings.signup === 'invite' && !valid,
+      badInvite: invite !== '' && !valid,
+    });
+  });
+
+  app.post('/sign-up', { ...HIDE, preHandler: form(app) }, async (req, reply) => {
+    const body = req.body as Body;
+    const email = field(body, 'email');
+    const password = field(body, 'password');
+    const invite = field(body, 'invite');
+    const errors = errorsOf({
+      email: emailError(email),
+      password: passwordError(password),
+      confirm: field(body, 'confirm') === password ? undefined : 'The two passwords differ.',
+    });
+    const again = (status: number, extra: Record<string, unknown> = {}) =>
+      reply.code(status).page('sign-up.eta', {
+        title: 'Create an account',
+        email,
+        errors,
+        invite,
+        closed: false,
+        badInvite: false,
+        ...extra,
+      });
+    if (settings.signup === 'invite' && (invite === '' || (await accounts.peekToken(invite, 'invite')) === null))
+      return again(403, { closed: true, badInvite: invite !== '' });
+    if (Object.keys(errors).length > 0) return again(400);
+    const token = invite === '' ? null : await accounts.takeToken(invite, 'invite');
+    if (invite !== '' && token === null)
+      return again(403, { closed: settings.signup === 'invite', badInvite: true, invite: '' });
+    const user = await accounts.signUp(email, password, token?.plan || settings.signupPlan);
+    if (user === null) {
+      if (token !== null) await accounts.returnToken(invite, token); // still good for another email
+      errors.email = 'An account with this email exists. Sign in instead.';
+      return again(409);
+    }
+    await startSession(req, user, accounts.now());
+    return reply.redirect(`${PREFIX}/keys`, 303);
+  });
+
+  app.post('/sign-out', { ...HIDE, preHandler: form(app) }, async (req, reply) => {
+    await req.session.destroy();
+    return reply.redirect(`${PREFIX}/sign-in?signed-out=1`, 303);
+  });
+
+  app.get('/account', { ...HIDE, preHandler: requireUser }, async (req, reply) => {
+    const user = req.user!;
+    const usage = await accounts.usage();
+    const mine = usage.accounts.find((a) => a.account === user.name);
+    const keys = await accounts.keys(user.name);
+    return reply.page('account.eta', {
+      title: 'Your account',
+      facts: await planFacts(accounts, user, keys, mine?.calls ?? 0),
+      billingText: settings.billingText,
+      keys: keys.length,
+    });
+  });
+
+  app.get('/password', { ...HIDE, preHandler: requireUser }, (_req, reply) =>
+    reply.page('password.eta', { title: 'Change your password', errors: {} }),
+  );
+
+  app.post('/password', { ...HIDE, preHandler: form(app, requireUser) }, async (req, reply) => {
+    const body = req.body as Body;
+    const current = field(body, 'current');
+    const next = field(body, 'password');
+    const errors = errorsOf({
+      current: current === '' ? 'Enter your current password.' : undefined,
+      password: passwordError(next),
+      confirm: field(body, 'confirm') === next ? undefined : 'The two passwords differ.',
+    });
+    const again = (status: number) =>
+      reply.code(status).page('password.eta', { title: 'Change your password', errors });
+    if (Object.keys(errors).length > 0) return again(400);
+    const user = req.user!;
+    if (!(await accounts.changePassword(user.name, current, next))) {
+      errors.current = 'This is not your current password.';
+      return again(400);
+    }
+    await startSession(req, user, accounts.now()); // every other session of the account has ended
+    return reply.page('notice.eta', {
+      title: 'Password changed',
+      text: 'Your password is changed. Every other session of your account has been signed out.',
+    });
+  });
+
+  app.get('/reset/:token', HIDE, async (req, reply) => {
+    const token = (req.params as { token: string }).token;
+    const valid = (await accounts.peekToken(token, 'reset')) !== null;
+    return reply.page('reset.eta', { title: 'Choose a new password', token, valid, errors: {} });
+  });
+
+  app.post('/reset/:token', { ...HIDE, preHandler: form(app) }, async (req, reply) => {
+    const token = (req.params as { token: string }).token;
+    const body = req.body as Body;
+    const password = field(body, 'password');
+    const errors = errorsOf({
+      password: passwordError(password),
+      confirm: field(body, 'confirm') === password ? undefined : 'The two passwords differ.',
+    });
+    if (Object.keys(errors).length > 0)
+      return reply.code(400).page('reset.eta', { title: 'Choose a new password', token, valid: true, errors });
+    if (!(await accounts.resetPassword(token, password)))
+      return reply.code(400).page('reset.eta', { title: 'Choose a new password', token, valid: false, errors: {} });
+    await req.session.regenerate();
+    return reply.page('notice.eta', {
+      title: 'Password changed',
+      text: 'Your new password is set and every session of your account has been signed out. Sign in with it now.',
+      link: { href: `${PREFIX}/sign-in`, text: 'Sign in' },
+    });
+  });
+}

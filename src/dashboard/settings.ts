@@ -1,0 +1,31 @@
+// What an operator sets for the dashboard (serve's --signup, --signup-plan, --billing-text,
+// --trust-proxy, --session-secret; docs/dashboard.md), and the fixed session timeouts.
+// Guarantees: one definition of each setting, read by the plugin and shown on the admin
+// settings page as it is in force.
+
+export interface DashboardSettings {
+  /** 'open': anyone may sign up; 'invite': only with an invitation link an admin made. */
+  signup: 'open' | 'invite';
+  /** The plan a new account gets (an invitation may name another). */
+  signupPlan: string;
+  /** The operator's billing instructions, shown to accounts that must pay ('' for none). */
+  billingText: string;
+  /** Behind a proxy that sets X-Forwarded-Proto / X-Forwarded-For: cookies Secure over HTTPS, client addresses from the proxy. */
+  trustProxy: boolean;
+  /** Signs the session cookie; undefined: one generated once and kept in the access store. */
+  sessionSecret?: string;
+  /** Where the API answers, for the curl example (undefined: this page's own origin). */
+  apiUrl?: string;
+}
+
+/** A session not used for this long ends. */
+export const IDLE_MS = 30 * 60_000;
+/** A session ends this long after sign-in, used or not. */
+export const ABSOLUTE_MS = 12 * 3_600_000;
+
+export const DEFAULT_SETTINGS: DashboardSettings = {
+  signup: 'invite',
+  signupPlan: 'trial',
+  billingText: '',
+  trustProxy: false,
+};
