@@ -16,7 +16,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
-import { compileValidator } from './validation';
+import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling } from './errors';
 import { installAccessHooks } from './access-hooks';
 import { answerConnect, clientErrorHandler } from './raw-answers';
