@@ -20,17 +20,14 @@ import {
   unpackProduct,
   type EntryTails,
 } from './format';
-import { PRODUCT_CATEGORIES, type IngredientCategory } from '../source/records';
+import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
 import { ProductIds } from './product-ids';
 import { Searcher } from './search';
-import { FilterIndex, type ProductFilter, type ProductRowMeta } from './filter-index';
+import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 import { LabelAnalyser } from './label-analysis';
-
-/** The product categories as the empty-result hint spells them: 'a, b and c'. */
-const CATEGORY_LIST = `${PRODUCT_CATEGORIES.slice(0, -1).join(', ')} and ${PRODUCT_CATEGORIES[PRODUCT_CATEGORIES.length - 1]}`;
 
 export const PAGE_SIZE = 20;
 
@@ -247,27 +244,26 @@ export class Catalogue {
     return ord === undefined ? null : this.records[ord];
   }
 
-  /** List response (2.8) of product summaries for the words of q (already folded, at most 10). */
-  searchProducts(words: string[], page: number): Buffer {
+  /** List response (2.8) of product summaries for the words of q (already folded, at most 10); `hint` when none match. */
+  searchProducts(words: string[], page: number, hint: string): Buffer {
     const r = this.productSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE);
-    const hint =
-      'No product has every word of q in its brand or name (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
   /** List response (2.8) of ingredient search items: names starting with q first (shortest first), then by relevance. */
-  searchIngredients(words: string[], page: number): Buffer {
+  searchIngredients(words: string[], page: number, hint: string): Buffer {
     const key = words.join(' ');
     const boost = (ord: number) =>
       this.ingredientKeys[ord].startsWith(key) ? 1e9 - this.ingredientNames[ord].length : 0;
     const r = this.ingredientSearch.search(words, (page - 1) * PAGE_SIZE, PAGE_SIZE, boost);
-    const hint =
-      'No ingredient has every word of q in its name or other names (the last word may be the start of a word). Check the spelling, or remove the words that match nothing on their own.';
     return listJson(this.searchItems, r.ords, page, r.total, () => ({ hint, terms: terms(words, r.wordCounts) }));
   }
 
-  /** List response (2.8) of product summaries matching every filter, in catalogue order. */
-  filterProducts(q: FilterQuery, page: number): Buffer {
+  /**
+   * List response (2.8) of product summaries matching every filter, in catalogue order; when
+   * none match, `hint` words the no_match hint from what each filter matches on its own.
+   */
+  filterProducts(q: FilterQuery, page: number, hint: (alone: FilterCount[]) => string): Buffer {
     const f: ProductFilter = {
       category: q.category,
       brandKey: q.brand === undefined ? undefined : brandKey(q.brand),
@@ -279,7 +275,7 @@ export class Catalogue {
         .filter((o): o is number => o !== undefined),
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
-    return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: filterHint(this.filter.alone(f), q) }));
+    return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: hint(this.filter.alone(f)) }));
   }
 
   /** Label analysis (JSON) of a label text, joined to this catalogue's ingredients. */
@@ -305,26 +301,4 @@ function listJson(
 ): Buffer {
   const pagination = `],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
   return items.results(ords, total === 0 ? `${pagination},"no_match":${JSON.stringify(noMatch())}}` : pagination + '}');
-}
-
-function filterHint(alone: Array<{ filter: string; count: number }>, q: FilterQuery): string {
-  const empty = alone.find((a) => a.count === 0);
-  if (empty) {
-    const value =
-      empty.filter === 'brand'
-        ? q.brand
-        : empty.filter === 'category'
-          ? q.category
-          : empty.filter === 'origin'
-            ? q.origin
-            : empty.filter === 'has_ingredient'
-              ? q.hasIngredient
-              : undefined;
-    const what = value === undefined ? `the ${empty.filter} filter` : `${empty.filter} "${value}"`;
-    const extra = empty.filter === 'category' ? ` Categories are ${CATEGORY_LIST} (case-sensitive).` : '';
-    return `No product matches ${what}. Change or remove the ${empty.filter} filter.${extra}`;
-  }
-  if (alone.length === 0) return 'The catalogue has no products.';
-  const narrowest = alone.reduce((a, b) => (b.count < a.count ? b : a));
-  return `Each filter matches products on its own, but no product matches them all together. Remove or change one of them, for example the ${narrowest.filter} filter (${narrowest.count} products on its own).`;
 }
