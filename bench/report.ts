@@ -36,7 +36,13 @@ export interface Results {
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
   /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
-  labelCost: { entries: number; labelAnalysisUs: number; productByIdUs: number } | null;
+  labelCost: {
+    entries: number;
+    labelAnalysisUs: number;
+    productByIdUs: number;
+    shapes: { shape: string; ms: number }[];
+    eventLoopMaxMs: number;
+  } | null;
 }
 
 export function machine(): Results['machine'] {
@@ -98,6 +104,14 @@ export function checkTargets(r: Results): TargetCheck[] {
     0.95,
     (x) => x.rps,
   );
+  const worst = r.labelCost?.shapes[0];
+  if (worst)
+    most(
+      `label analysis of 100,000 characters, worst shape (${worst.shape}): CPU`,
+      worst.ms,
+      20,
+      (n) => `${fmt(n, 1)} ms`,
+    );
   const b = r.catalogue.build;
   const gib = (n: number) => `${fmt(n / 2 ** 30, 2)} GiB`;
   most(`build of ${fmt(r.catalogue.products)} products`, b.seconds, 30, (n) => `${fmt(n, 1)} s`);
@@ -162,7 +176,14 @@ export function targetsText(r: Results): string {
 export function labelCostText(r: Results): string {
   const c = r.labelCost;
   if (!c) return '';
-  return `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n`;
+  const shapes = c.shapes
+    .slice(0, 5)
+    .map((x) => `${x.shape} ${fmt(x.ms, 1)} ms`)
+    .join(', ');
+  return (
+    `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n` +
+    `in process: 100,000-character labels, worst shapes (CPU per analysis): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms\n`
+  );
 }
 
 export function markdown(r: Results): string {
