@@ -210,6 +210,7 @@ async function main(): Promise<void> {
             rssBytes: after.rss,
             peakRssBytes: after.hwm,
             mappedRssBytes: mappedRss(server.pid, cat.file),
+            anonRssBytes: after.anon,
           };
       }
     } finally {
