@@ -30,6 +30,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
 import type { Metrics } from '../ops/metrics';
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = createServer(opts);
   installSecurityHeaders(app);
   app.addHook('onRequest', requireHost);
+  installBodyDrain(app);
   if (opts.catalogueProblem) installCatalogueOutage(app, opts.catalogueProblem);
   opts.metrics?.install(app);
   app.setValidatorCompiler(compileValidator);
