@@ -120,7 +120,7 @@ test('a chunked batch or analyse body over the limit, sent at a client’s pace,
   }
 });
 
-test('any answer to a request whose body is still arriving (a 404, a 417, a GET with a body) waits for the body when the connection then closes: no broken pipe', async () => {
+test('any answer to a request whose body is still arriving (a 404, a 417, a GET with a body, a malformed URL) waits for the body when the connection then closes: no broken pipe', async () => {
   const t = await startTestServer();
   try {
     const piece = Buffer.from(`4000\r\n${'a'.repeat(0x4000)}\r\n`);
@@ -129,6 +129,7 @@ test('any answer to a request whose body is still arriving (a 404, a 417, a GET 
       ['OPTIONS /nowhere', 404],
       ['GET /health', 200],
       ['PROPFIND /v1/products/batch', 404],
+      ['POST /v1/products/%zz', 400],
     ] as const) {
       for (const extra of ['', 'Expect: something-else\r\n']) {
         const head = `${request} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n${extra}Connection: close\r\n\r\n`;

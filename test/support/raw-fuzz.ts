@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
       if (o.error !== null) errors.set(o.error, (errors.get(o.error) ?? 0) + 1);
       if (!o.shaped) unshaped++;
-      if (n % 25_000 === 0) process.stderr.write(`${done} requests, ${Math.round((Date.now() - started) / 1000)} s\n`);
+      if (n % 25_000 === 0) process.stderr.write(`${n} requests, ${Math.round((Date.now() - started) / 1000)} s\n`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
