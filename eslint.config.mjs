@@ -1,4 +1,4 @@
-// Lint rules: typescript-eslint's type-aware recommended set for everything, checked in CI
+// Lint rules: typescript-eslint's type-aware recommended set for every TypeScript file, checked in CI
 // (`npm run lint`). Tests read JSON answers of unknown shape, so the no-unsafe-* family, `any`
 // and template checks are off there only; node:test's describe/it/test return promises the
 // runner itself awaits. require-await is off: fastify hooks and the store interfaces are async by
@@ -7,7 +7,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/', '**/node_modules/', 'var/', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/dist/', '**/node_modules/', 'var/', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -7,7 +7,7 @@
 import { Catalogue, type FilterQuery } from '../src/catalogue/read-model';
 import { searchWords } from '../src/shared/text';
 import { INGREDIENT_CATEGORIES } from '../src/source/records';
-import { FREE_PARAM } from '../src/catalogue/filter-index';
+import { FREE_PARAM, INGREDIENT_SEARCH_HINT, PRODUCT_SEARCH_HINT, filterHint } from '../src/http/no-match';
 import { buildWorkload, type BenchRequest } from './workload';
 
 type Call = () => unknown;
@@ -50,12 +50,22 @@ function main(): void {
       ['product by id', w.productById.map((r) => () => c.product(r.path.slice(r.path.lastIndexOf('/') + 1)))],
       [
         'product search mix',
-        w.productSearch.map(query).map((p) => () => c.searchProducts(searchWords(p.get('q')!), page(p))),
+        w.productSearch
+          .map(query)
+          .map((p) => () => c.searchProducts(searchWords(p.get('q')!), page(p), PRODUCT_SEARCH_HINT)),
       ],
-      ['filter mix', w.filter.map(query).map((p) => () => c.filterProducts(filterQuery(p), page(p)))],
+      [
+        'filter mix',
+        w.filter.map(query).map((p) => () => {
+          const f = filterQuery(p);
+          return c.filterProducts(f, page(p), (alone) => filterHint(alone, f));
+        }),
+      ],
       [
         'ingredient search',
-        w.ingredientSearch.map(query).map((p) => () => c.searchIngredients(searchWords(p.get('q')!), page(p))),
+        w.ingredientSearch
+          .map(query)
+          .map((p) => () => c.searchIngredients(searchWords(p.get('q')!), page(p), INGREDIENT_SEARCH_HINT)),
       ],
     ];
     for (const [name, calls] of mixes) console.log(`${name.padEnd(20)} ${cpuPerCall(calls, replays).toFixed(1)} µs`);

@@ -139,14 +139,14 @@ describe('product search equals a plain scan', () => {
     const toks = prods.map((p) => [...words(p.brand ?? ''), ...words(p.name ?? '')]);
     fc.assert(
       fc.property(fc.array(wordArb, { minLength: 1, maxLength: 4 }), (q) => {
-        const got = allIds((p) => cat.searchProducts(q, p));
+        const got = allIds((p) => cat.searchProducts(q, p, ''));
         assert.deepEqual(
-          allIds((p) => cached.searchProducts(q, p)),
+          allIds((p) => cached.searchProducts(q, p, '')),
           got,
           'the cached ranking is the same',
         );
         assert.deepEqual(
-          allIds((p) => cached.searchProducts(q, p)),
+          allIds((p) => cached.searchProducts(q, p, '')),
           got,
           'and stays the same when served from the cache',
         );
@@ -154,7 +154,7 @@ describe('product search equals a plain scan', () => {
         assert.equal(got.total, ref.scored.length);
         if (got.total === 0) {
           assert.deepEqual(
-            JSON.parse(cat.searchProducts(q, 1).toString()).no_match.terms.map((t: any) => t.matches),
+            JSON.parse(cat.searchProducts(q, 1, '').toString()).no_match.terms.map((t: any) => t.matches),
             ref.counts,
           );
           return;
@@ -197,9 +197,9 @@ describe('ingredient search equals a plain scan', () => {
       fc.property(fc.array(ingWord, { minLength: 1, maxLength: 3 }), (q) => {
         const key = q.join(' ');
         const boost = (d: number) => (words(ings[d].name).join(' ').startsWith(key) ? 1e9 - ings[d].name.length : 0);
-        const got = allIds((p) => cat.searchIngredients(q, p));
+        const got = allIds((p) => cat.searchIngredients(q, p, ''));
         assert.deepEqual(
-          allIds((p) => cached.searchIngredients(q, p)),
+          allIds((p) => cached.searchIngredients(q, p, '')),
           got,
           'the cached ranking is the same',
         );
@@ -278,7 +278,7 @@ describe('product filter equals a plain scan', () => {
           );
         })
         .map((p) => p.id.toLowerCase());
-      const got = allIds((p) => cat.filterProducts(f, p));
+      const got = allIds((p) => cat.filterProducts(f, p, () => ''));
       assert.equal(got.total, want.length);
       assert.deepEqual(got.ids, want.slice(0, 1020));
     };

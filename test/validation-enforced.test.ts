@@ -1,11 +1,11 @@
-// The hand-written request validator enforces every keyword of the schemas it is
-// given, or refuses them at startup: a parameter type it does not check (here a
-// boolean) must never be documented in /openapi.json yet accepted as any string.
+// The request validator enforces every keyword of the schemas it is given (with a
+// message for each), or refuses them at startup: a parameter type it does not check
+// (here a boolean) must never be documented in /openapi.json yet accepted as any string.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { compileValidator } from '../src/http/validation';
+import { compileValidator } from '../src/http/validator';
 
 async function startWith(querystring: ReturnType<typeof Type.Object>): Promise<void> {
   const app = Fastify();

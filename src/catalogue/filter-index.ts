@@ -23,6 +23,14 @@ export interface ProductFilter {
   excludes: number[];
 }
 
+/** A filter of a ProductFilter, by kind: a free-from filter is named by its tag. */
+export type FilterName = 'category' | 'brand' | 'origin' | 'has' | 'excludes' | IngredientCategory;
+/** How many products one filter matches on its own. */
+export interface FilterCount {
+  filter: FilterName;
+  count: number;
+}
+
 export interface ProductRowMeta {
   ord: number;
   brand_key: string | null;
@@ -106,16 +114,16 @@ export class FilterIndex {
   }
 
   /** How many products each given filter matches on its own (for the no-match hint). */
-  alone(f: ProductFilter): Array<{ filter: string; count: number }> {
-    const out: Array<{ filter: string; count: number }> = [];
-    const one = (filter: string, part: Partial<ProductFilter>) =>
+  alone(f: ProductFilter): FilterCount[] {
+    const out: FilterCount[] = [];
+    const one = (filter: FilterName, part: Partial<ProductFilter>) =>
       out.push({ filter, count: this.run({ freeOf: [], excludes: [], ...part }, 0, 0).total });
     if (f.category !== undefined) one('category', { category: f.category });
     if (f.brandKey !== undefined) one('brand', { brandKey: f.brandKey });
     if (f.origin !== undefined) one('origin', { origin: f.origin });
-    for (const c of f.freeOf) one(FREE_PARAM[c], { freeOf: [c] });
-    if (f.has !== undefined) one('has_ingredient', { has: f.has });
-    if (f.excludes.length > 0) one('excludes_ingredient', { excludes: f.excludes });
+    for (const c of f.freeOf) one(c, { freeOf: [c] });
+    if (f.has !== undefined) one('has', { has: f.has });
+    if (f.excludes.length > 0) one('excludes', { excludes: f.excludes });
     return out;
   }
 
@@ -136,14 +144,6 @@ export class FilterIndex {
     return list.length * 32 > this.size ? Bitset.fromList(this.size, list) : list;
   }
 }
-
-export const FREE_PARAM = {
-  fragrance: 'fragrance_free',
-  drying_alcohol: 'alcohol_free',
-  parabens: 'paraben_free',
-  sulfates: 'sulfate_free',
-  silicones: 'silicone_free',
-} as const satisfies Record<IngredientCategory, string>;
 
 const EMPTY = new Int32Array(0);
 

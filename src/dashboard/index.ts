@@ -19,12 +19,12 @@ import helmet from '@fastify/helmet';
 import view from '@fastify/view';
 import fastifyStatic from '@fastify/static';
 import { Eta } from 'eta';
-import type { AccessAccounts, MeteredAccess, UserRecord } from '../access';
-import type { CatalogueRef } from '../catalogue/read-model';
+import type { AccessAccounts, UserRecord } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
-import { ABSOLUTE_MS, type DashboardSettings } from './settings';
+import { ABSOLUTE_MS } from './settings';
+import { PREFIX, errorPage, type DashboardDeps } from './pages';
 import { accountRoutes } from './routes/account';
 import { keyRoutes } from './routes/keys';
 import { usageRoutes } from './routes/usage';
@@ -32,21 +32,13 @@ import { playgroundRoutes } from './routes/playground';
 import { adminRoutes } from './routes/admin';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
+export { PREFIX, errorPage, type DashboardDeps } from './pages';
 
-export const PREFIX = '/dashboard';
 export const COOKIE = 'catalogue_session';
 /** Only the dashboard's own files: no inline script or style, no other origin, no framing. */
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-export interface DashboardDeps {
-  accounts: AccessAccounts;
-  /** The API's access control: the playground's calls are admitted and charged by it. */
-  access: MeteredAccess;
-  catalogue: CatalogueRef;
-  settings: DashboardSettings;
-}
 
 declare module 'fastify' {
   interface Session {
@@ -189,35 +181,4 @@ async function loadUser(req: FastifyRequest, accounts: AccessAccounts): Promise<
   }
   s.seenAt = now;
   req.user = user;
-}
-
-const ERRORS: Record<string, { title: string; text: string }> = {
-  unavailable: {
-    title: 'Service unavailable',
-    text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
-  },
-  csrf: {
-    title: 'This form has expired',
-    text: 'The form was not sent from this page, or it is too old. Go back, reload the page and try again.',
-  },
-  large: { title: 'Too much text', text: 'The form sent more text than the dashboard accepts.' },
-  bad: { title: 'Bad request', text: 'The dashboard could not read this request.' },
-  missing: { title: 'Page not found', text: 'There is no such page, or it is not yours to see.' },
-  forbidden: { title: 'Admins only', text: 'This page is for the operators of this service.' },
-  bug: { title: 'Something went wrong', text: 'The dashboard hit an error. It has been logged; please retry.' },
-};
-
-/** A plain page for a refusal or a failure; never a stack trace. */
-export function errorPage(reply: FastifyReply, status: number, kind: keyof typeof ERRORS): FastifyReply {
-  const e = ERRORS[kind];
-  let csrf = '';
-  try {
-    csrf = reply.generateCsrf();
-  } catch {
-    // no session (the store is down): the page has no form that needs one
-  }
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .view('error.eta', { title: e.title, text: e.text, status, user: reply.request.user, csrf, path: '' });
 }

@@ -1,6 +1,6 @@
 // The fastify instance the operations register on. Guarantees: each route's params,
 // querystring and body are typed from the TypeBox schemas it is registered with (the
-// type provider adds types only; requests are still validated by ./validation.ts).
+// type provider adds types only; requests are validated by ./validator.ts).
 import type {
   FastifyBaseLogger,
   FastifyInstance,

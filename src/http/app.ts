@@ -15,7 +15,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
-import { compileValidator } from './validation';
+import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
 import { installAccessHooks } from './access-hooks';
 import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from './raw-answers';

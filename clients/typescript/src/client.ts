@@ -8,13 +8,12 @@ import { withRetries, type RetryOptions } from './retry';
 import { normalizeBarcode } from './barcode';
 import { batch, items, pages, type BatchOptions, type ListOperation } from './helpers';
 import type {
-  BodyOf,
   FilterQuery,
   Health,
   Ingredient,
   LabelAnalysis,
   OperationId,
-  PathOf,
+  Params,
   Product,
   QueryOf,
   Result,
@@ -35,16 +34,6 @@ export const ROUTES = {
   getIngredient: { method: 'GET', path: '/v1/ingredients/{id}' },
   analyzeLabel: { method: 'POST', path: '/v1/labels/analyze' },
 } as const satisfies Record<OperationId, { method: Method; path: string }>;
-
-type Part<Name extends string, T> = [T] extends [never]
-  ? { [N in Name]?: undefined }
-  : object extends T
-    ? { [N in Name]?: T }
-    : { [N in Name]: T };
-/** What `call` takes for an operation: its query, path parameters and body, each required when the operation requires it. */
-export type Params<K extends OperationId> = Part<'query', QueryOf<K>> &
-  Part<'path', PathOf<K>> &
-  Part<'body', BodyOf<K>>;
 
 export interface ApiResponse<K extends OperationId> {
   data: Result<K>;

@@ -2,8 +2,7 @@
 // yields pages in order from the requested one and stops when has_more is false or after
 // page 51 (api-spec.md 8: page 52 is a 400); `batch` sends any number of ids 50 a request,
 // at most `concurrency` requests at a time, and returns one entry per id in the order given.
-import type { CatalogueClient } from './client';
-import type { OperationId, Product, QueryOf, Result } from './types';
+import type { OperationId, Params, Product, QueryOf, Result } from './types';
 
 /** Results per page and the last page the service serves (api-spec.md 8). */
 export const PAGE_SIZE = 20;
@@ -14,9 +13,19 @@ export const BATCH_SIZE = 50;
 /** The operations that answer a paginated list. */
 export type ListOperation = Extract<OperationId, 'searchProducts' | 'filterProducts' | 'searchIngredients'>;
 
+/** What `pages` and `items` need of a client (CatalogueClient is one): a list operation's answer. */
+export interface ListClient {
+  data<K extends ListOperation>(operation: K, params: Params<K>): Promise<Result<K>>;
+}
+
+/** What `batch` needs of a client (CatalogueClient is one): one request of 1 to 50 ids. */
+export interface BatchClient {
+  batchProducts(ids: string[]): Promise<(Product | null)[]>;
+}
+
 /** Every page of a search or filter, from `query.page` (default 1) to the last reachable one. */
 export async function* pages<K extends ListOperation>(
-  client: CatalogueClient,
+  client: ListClient,
   operation: K,
   query: QueryOf<K>,
 ): AsyncGenerator<Result<K>, void, undefined> {
@@ -29,7 +38,7 @@ export async function* pages<K extends ListOperation>(
 
 /** Every result of a search or filter, page after page (at most 1,020). */
 export async function* items<K extends ListOperation>(
-  client: CatalogueClient,
+  client: ListClient,
   operation: K,
   query: QueryOf<K>,
 ): AsyncGenerator<Result<K>['results'][number], void, undefined> {
@@ -47,7 +56,7 @@ export interface BatchOptions {
  * `ids[N]` counts from the start of the failing request's 50 ids.
  */
 export async function batch(
-  client: CatalogueClient,
+  client: BatchClient,
   ids: readonly string[],
   opts: BatchOptions = {},
 ): Promise<(Product | null)[]> {

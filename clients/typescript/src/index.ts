@@ -1,5 +1,5 @@
 // @cosmetics-catalogue/client: a typed client for the Cosmetics Catalogue API.
-export { CatalogueClient, ROUTES, type ApiResponse, type ClientOptions, type Params } from './client';
+export { CatalogueClient, ROUTES, type ApiResponse, type ClientOptions } from './client';
 export { CatalogueApiError, errorKind, type ErrorKind } from './errors';
 export { backoffDelay, withRetries, type RetryOptions } from './retry';
 export { normalizeBarcode } from './barcode';

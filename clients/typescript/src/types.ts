@@ -32,3 +32,13 @@ export type SearchQuery = QueryOf<'searchProducts'>;
 export type FilterQuery = QueryOf<'filterProducts'>;
 /** The error body every refusal carries (api-spec.md 2.9). */
 export type ErrorBody = Json<Op<'getProduct'>['responses'][404]>;
+
+type Part<Name extends string, T> = [T] extends [never]
+  ? { [N in Name]?: undefined }
+  : object extends T
+    ? { [N in Name]?: T }
+    : { [N in Name]: T };
+/** What `call` takes for an operation: its query, path parameters and body, each required when the operation requires it. */
+export type Params<K extends OperationId> = Part<'query', QueryOf<K>> &
+  Part<'path', PathOf<K>> &
+  Part<'body', BodyOf<K>>;

@@ -5,8 +5,8 @@
 // and a wrong password get the same message.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRecord } from '../../access';
-import type { DashboardDeps } from '../index';
-import { PREFIX } from '../index';
+import type { DashboardDeps } from '../pages';
+import { PREFIX } from '../pages';
 import { emailError, errorsOf, field, passwordError, type Body } from '../forms';
 import { form, requireUser } from './guards';
 import { planFacts } from './plan-facts';

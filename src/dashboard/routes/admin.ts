@@ -6,8 +6,8 @@
 // (the store's version bump).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { monthOf, parseMonth, usageCsv, type AccountRecord } from '../../access';
-import type { DashboardDeps } from '../index';
-import { errorPage, PREFIX } from '../index';
+import type { DashboardDeps } from '../pages';
+import { errorPage, PREFIX } from '../pages';
 import { field, type Body } from '../forms';
 import { form, requireAdmin } from './guards';
 import { billingState } from './plan-facts';

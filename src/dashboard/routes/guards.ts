@@ -7,7 +7,7 @@ import type {
   HookHandlerDoneFunction,
   preHandlerHookHandler,
 } from 'fastify';
-import { errorPage, PREFIX } from '../index';
+import { errorPage, PREFIX } from '../pages';
 
 export function requireUser(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (req.user === null) void reply.redirect(`${PREFIX}/sign-in`, 303);

@@ -4,8 +4,8 @@
 // unknown one; every form is CSRF-checked.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { monthOf, previousMonth, type KeyRecord, type NewKey } from '../../access';
-import type { DashboardDeps } from '../index';
-import { errorPage, PREFIX } from '../index';
+import type { DashboardDeps } from '../pages';
+import { errorPage, PREFIX } from '../pages';
 import { errorsOf, field, keyNameError, type Body } from '../forms';
 import { form, requireUser } from './guards';
 

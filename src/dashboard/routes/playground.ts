@@ -5,7 +5,7 @@
 // read-model code path as the endpoint; nothing is analysed for a refused call.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
-import type { DashboardDeps } from '../index';
+import type { DashboardDeps } from '../pages';
 import { errorsOf, field, labelError, type Body } from '../forms';
 import { form, requireUser } from './guards';
 

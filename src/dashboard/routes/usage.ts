@@ -4,7 +4,7 @@
 // other than this one and the last are refused with a message.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { daysOf, monthOf, previousMonth, type DailyRow, type KeyRecord } from '../../access';
-import type { DashboardDeps } from '../index';
+import type { DashboardDeps } from '../pages';
 import { csv } from '../csv';
 import { requireUser } from './guards';
 

@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { LETTER_OR_DIGIT, ListOf, PAGE_DEFAULT, Page, ProductSummary, Uuid, errors } from '../schemas';
 import { sendJson } from '../json';
+import type { FilterQuery } from '../../catalogue/read-model';
 import { INGREDIENT_CATEGORIES } from '../../source/records';
-import { FREE_PARAM } from '../../catalogue/filter-index';
+import { FREE_PARAM, filterHint } from '../no-match';
 import { UUID_PATTERN } from '../../shared/text';
 
 const TrueFalse = (tag: string) =>
@@ -62,17 +63,15 @@ export function filterProducts(app: Api): void {
     (req, reply) => {
       const q = req.query;
       const freeOf = INGREDIENT_CATEGORIES.filter((c) => q[FREE_PARAM[c]] === 'true');
-      const page = app.catalogue().filterProducts(
-        {
-          category: q.category,
-          brand: q.brand,
-          origin: q.origin,
-          freeOf,
-          hasIngredient: q.has_ingredient?.toLowerCase(),
-          excludesIngredients: q.excludes_ingredient ? q.excludes_ingredient.toLowerCase().split(',') : [],
-        },
-        q.page ?? PAGE_DEFAULT,
-      );
+      const filter: FilterQuery = {
+        category: q.category,
+        brand: q.brand,
+        origin: q.origin,
+        freeOf,
+        hasIngredient: q.has_ingredient?.toLowerCase(),
+        excludesIngredients: q.excludes_ingredient ? q.excludes_ingredient.toLowerCase().split(',') : [],
+      };
+      const page = app.catalogue().filterProducts(filter, q.page ?? PAGE_DEFAULT, (alone) => filterHint(alone, filter));
       sendJson(reply, page);
     },
   );

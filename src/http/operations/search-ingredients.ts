@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { IngredientSearchItem, ListOf, Page, PAGE_DEFAULT, Q, errors } from '../schemas';
 import { sendJson } from '../json';
+import { INGREDIENT_SEARCH_HINT } from '../no-match';
 import { searchWords } from '../../shared/text';
 
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
@@ -20,6 +21,11 @@ export function searchIngredients(app: Api): void {
       },
     },
     (req, reply) =>
-      sendJson(reply, app.catalogue().searchIngredients(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT)),
+      sendJson(
+        reply,
+        app
+          .catalogue()
+          .searchIngredients(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT, INGREDIENT_SEARCH_HINT),
+      ),
   );
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { ListOf, Page, PAGE_DEFAULT, ProductSummary, Q, errors } from '../schemas';
 import { sendJson } from '../json';
+import { PRODUCT_SEARCH_HINT } from '../no-match';
 import { searchWords } from '../../shared/text';
 
 const Query = Type.Object({ q: Q, page: Type.Optional(Page) });
@@ -20,6 +21,9 @@ export function searchProducts(app: Api): void {
       },
     },
     (req, reply) =>
-      sendJson(reply, app.catalogue().searchProducts(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT)),
+      sendJson(
+        reply,
+        app.catalogue().searchProducts(searchWords(req.query.q), req.query.page ?? PAGE_DEFAULT, PRODUCT_SEARCH_HINT),
+      ),
   );
 }

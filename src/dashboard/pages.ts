@@ -1,0 +1,48 @@
+// What the dashboard's pages share with its routes: the path prefix, the dependencies the
+// routes are given and the plain error page. Kept apart from index.ts (the plugin that
+// registers the routes) so that routes and plugin import no circle.
+import type { FastifyReply } from 'fastify';
+import type { AccessAccounts, MeteredAccess } from '../access';
+import type { CatalogueRef } from '../catalogue/read-model';
+import type { DashboardSettings } from './settings';
+
+export const PREFIX = '/dashboard';
+
+export interface DashboardDeps {
+  accounts: AccessAccounts;
+  /** The API's access control: the playground's calls are admitted and charged by it. */
+  access: MeteredAccess;
+  catalogue: CatalogueRef;
+  settings: DashboardSettings;
+}
+
+const ERRORS: Record<string, { title: string; text: string }> = {
+  unavailable: {
+    title: 'Service unavailable',
+    text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
+  },
+  csrf: {
+    title: 'This form has expired',
+    text: 'The form was not sent from this page, or it is too old. Go back, reload the page and try again.',
+  },
+  large: { title: 'Too much text', text: 'The form sent more text than the dashboard accepts.' },
+  bad: { title: 'Bad request', text: 'The dashboard could not read this request.' },
+  missing: { title: 'Page not found', text: 'There is no such page, or it is not yours to see.' },
+  forbidden: { title: 'Admins only', text: 'This page is for the operators of this service.' },
+  bug: { title: 'Something went wrong', text: 'The dashboard hit an error. It has been logged; please retry.' },
+};
+
+/** A plain page for a refusal or a failure; never a stack trace. */
+export function errorPage(reply: FastifyReply, status: number, kind: keyof typeof ERRORS): FastifyReply {
+  const e = ERRORS[kind];
+  let csrf = '';
+  try {
+    csrf = reply.generateCsrf();
+  } catch {
+    // no session (the store is down): the page has no form that needs one
+  }
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .view('error.eta', { title: e.title, text: e.text, status, user: reply.request.user, csrf, path: '' });
+}
