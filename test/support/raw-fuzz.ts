@@ -1,7 +1,10 @@
 // Raw-socket fuzz of a real `catalogue serve` process: every method of http.METHODS
 // (CONNECT included) on every kind of route, with and without a key, odd and missing
 // Content-Type, Expect and Host headers, bodies from none to 1 MiB sent with a
-// Content-Length or chunked (in random chunk sizes), each request on its own connection.
+// Content-Length or chunked (in random chunk sizes), each request on its own connection
+// (written whole, then half-closed). Small JSON bodies are cut at 72 bytes while their
+// Content-Length may say more: a client that stops early (the server answers 400 when the
+// connection ends mid-body, or its answer if it did not need the body).
 // Prints the figures: answers by status, 5xx count, API answers not in the error shape
 // (the dashboard's HTML error pages excepted),
 // connections reset or left unanswered, log lines above info, the server's open sockets
@@ -19,6 +22,9 @@ const SEED = Number(process.argv[3] ?? 20261125);
 const CONCURRENCY = 24;
 const MAX_BODY = 1024 * 1024;
 const ANSWER_TIMEOUT_MS = 40_000;
+/** RAW_FUZZ_TRACE=FILE writes one line per request (index, status, request line, body size), to compare two builds. */
+const TRACE = process.env.RAW_FUZZ_TRACE;
+const trace: string[] = [];
 
 /** mulberry32: a small seeded generator, so a run can be repeated. */
 function prng(seed: number): () => number {
@@ -205,6 +211,8 @@ async function main(): Promise<void> {
       if (c.chunked) chunked++;
       bodyBytes += c.body.length;
       const o = await send(port, c);
+      if (TRACE)
+        trace.push(`${n} ${o.status} ${c.head.split('\r\n')[0]} ${c.body.length}${c.chunked ? ' chunked' : ''}`);
       statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
       if (o.error !== null) errors.set(o.error, (errors.get(o.error) ?? 0) + 1);
       if (!o.shaped) unshaped++;
@@ -238,6 +246,7 @@ async function main(): Promise<void> {
     exit,
   };
   console.log(JSON.stringify(figures, null, 2));
+  if (TRACE) fs.writeFileSync(TRACE, trace.sort((a, b) => parseInt(a) - parseInt(b)).join('\n') + '\n');
   if (loud.length) console.log(loud.slice(0, 5).join('\n'));
   if (examples.length) console.log(examples.join('\n\n'));
   ops.cleanup();
