@@ -28,8 +28,6 @@ const FOLDER_ARROWS = {
  * the change named (issue 26 §3). Listed here so that no new one can come in unseen.
  */
 const KNOWN_EXCEPTIONS = [
-  // ops/metrics.ts maps an error to its reason with http/errors.ts (to take it from the error handler)
-  { from: '^src/ops/metrics\\.ts$', to: '^src/http/errors\\.ts$' },
   // the importer uses the sample's id helpers and dictionary (to move where both can use them)
   { from: '^src/importer/', to: '^src/sample/(ids|dictionary)\\.ts$' },
 ];

@@ -119,3 +119,27 @@ test('a chunked batch or analyse body over the limit, sent at a client’s pace,
     await t.close();
   }
 });
+
+test('any answer to a request whose body is still arriving (a 404, a 417, a GET with a body, a malformed URL) waits for the body when the connection then closes: no broken pipe', async () => {
+  const t = await startTestServer();
+  try {
+    const piece = Buffer.from(`4000\r\n${'a'.repeat(0x4000)}\r\n`);
+    const pieces = [...Array<Buffer>(16).fill(piece), Buffer.from('0\r\n\r\n')]; // 256 KiB
+    for (const [request, status] of [
+      ['OPTIONS /nowhere', 404],
+      ['GET /health', 200],
+      ['PROPFIND /v1/products/batch', 404],
+      ['POST /v1/products/%zz', 400],
+    ] as const) {
+      for (const extra of ['', 'Expect: something-else\r\n']) {
+        const head = `${request} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n${extra}Connection: close\r\n\r\n`;
+        const { answer, error } = await exchange(t, head, pieces, 2);
+        const what = `${request} ${extra}`;
+        assert.equal(error, null, `${what}: the client saw ${error} while sending`);
+        assert.match(answer, new RegExp(`^HTTP/1\\.1 ${extra ? 417 : status} `), what);
+      }
+    }
+  } finally {
+    await t.close();
+  }
+});

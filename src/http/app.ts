@@ -30,6 +30,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
 import type { Metrics } from '../ops/metrics';
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = createServer(opts);
   installSecurityHeaders(app);
   app.addHook('onRequest', requireHost);
+  installBodyDrain(app);
   if (opts.catalogueProblem) installCatalogueOutage(app, opts.catalogueProblem);
   opts.metrics?.install(app);
   app.setValidatorCompiler(compileValidator);
@@ -142,9 +144,13 @@ function createServer(opts: AppOptions): FastifyInstance {
     return503OnClosing: false,
     // A malformed URL gets the same error shape, headers and log line as everything else
     // (fastify does not log these requests itself: they never reach a route).
+    // The onSend hooks do not run for these, so the body still arriving is waited for here.
     frameworkErrors: (err, req, reply) => {
       reply.raw.once('finish', () => requestLog.requestCompleted(null, req, reply));
-      frameworkErrors(err, req, reply, observe);
+      afterBody(req.raw, (closing) => {
+        if (closing) reply.header('connection', 'close');
+        frameworkErrors(err, req, reply, observe);
+      });
     },
     clientErrorHandler,
     trustProxy: opts.trustProxy ?? false,

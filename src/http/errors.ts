@@ -6,13 +6,10 @@
 // purpose (FRAMEWORK): those a request can cause to a 4xx/503 naming what is wrong, the
 // rest (set-up mistakes and bugs) to a logged 500. Headers a route set before the error
 // stay (X-Trial-Requests-Remaining is still true of a request charged and then refused).
-// An error answer to a request whose body is still arriving is sent once the body has
-// been read and discarded (src/http/unread-body.ts), so the client never sees a reset.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { errorCodes } from 'fastify';
 import { ApiError, type ErrorCode } from '../shared/errors';
 import { securityHeaders } from './security-headers';
-import { afterBody } from './unread-body';
 
 /** Longest path parameter the router matches (the 16 KiB header limit bounds the URL anyway). */
 export const MAX_PARAM_LENGTH = 16 * 1024;
@@ -157,9 +154,7 @@ export function sendError(
   if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable')
     req.log.error({ reqId: req.id, err }, 'request failed');
   observe(apiErr);
-  afterBody(req, reply, () => {
-    reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
-  });
+  reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
 }
 
 /**

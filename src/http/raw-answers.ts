@@ -14,9 +14,8 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors';
 import { securityHeaders } from './security-headers';
+import { DISCARD_LIMIT, afterBody } from './unread-body';
 
-/** Bytes of a request still arriving that are read and thrown away before its connection is closed. */
-export const DISCARD_LIMIT = 1024 * 1024;
 /** Longest wait for a client to stop sending before its connection is closed anyway. */
 const LINGER_MS = 5_000;
 
@@ -68,14 +67,15 @@ function statusOf(err: ClientError): [number, string] {
 
 /** fastify's clientErrorHandler: the same answers as fastify's own, logged without the request bytes. */
 export function clientErrorHandler(this: FastifyInstance, err: ClientError, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node calls this again for bytes arriving after the error: the first answer stands.
+  if (err.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
   const [status, message] = statusOf(err);
   this.log.info(
     { method: null, route: null, status, key: null, err: { code: err.code ?? null, message: err.message } },
     'client error',
   );
-  if (socket.writable) socket.write(rawResponse(status, message));
-  socket.destroy();
+  if (socket.writable) lingeringClose(socket, rawResponse(status, message));
+  else socket.destroy();
 }
 
 /** Answers CONNECT (never served: this is not a proxy) with 405 and closes the connection. */
@@ -88,18 +88,22 @@ export function answerConnect(app: FastifyInstance): (req: IncomingMessage, sock
 
 /**
  * Answers an Expect header other than 100-continue (Node's 'checkExpectation'): 417 in the
- * error shape; the connection stays usable (Node reads past the unread body).
+ * error shape, once the body (if any) has arrived; the connection stays usable unless the
+ * client asked to close it.
  */
 export function answerExpectation(app: FastifyInstance): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     app.log.info({ method: req.method, route: null, status: 417, key: null }, 'request');
     const body = errorBody(417, 'the Expect header is not supported; only 100-continue is');
-    res.writeHead(417, {
-      ...securityHeaders(req.url ?? '/'),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
+    afterBody(req, (closing) => {
+      res.writeHead(417, {
+        ...securityHeaders(req.url ?? '/'),
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        ...(closing ? { connection: 'close' } : {}),
+      });
+      res.end(body);
     });
-    res.end(body);
   };
 }
 

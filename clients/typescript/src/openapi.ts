@@ -207,6 +207,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        /** @description HTTP reason phrase. */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
         };
     };
     searchProducts: {

@@ -1,6 +1,7 @@
 // GET /health — liveness and catalogue build information, read from the served file. No key.
+// 503 (error shape) while the served file cannot answer: overwritten in place, see src/ops/catalogue-reloader.ts.
 import type { Api } from '../api';
-import { Health } from '../schemas';
+import { Health, errors } from '../schemas';
 import { sendJson } from '../json';
 
 export function health(app: Api): void {
@@ -18,6 +19,8 @@ export function health(app: Api): void {
             type: 'null',
             description: 'Request headers over 16 KiB; answered by the HTTP layer before the service, with no body.',
           },
+          // The served catalogue file is being overwritten in place (src/http/catalogue-outage.ts).
+          ...errors(503),
         },
       },
     },
