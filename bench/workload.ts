@@ -4,6 +4,7 @@
 // enough that the load generator cycles through many distinct requests.
 import Database from 'better-sqlite3';
 import { words } from '../src/shared/text';
+import { LAST_PAGE } from '../src/shared/paging';
 import { entryTails, unpackProduct } from '../src/catalogue/format';
 
 export interface BenchRequest {
@@ -118,7 +119,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       if (r < 0.6) return search(p, run(pick(titles)));
       if (r < 0.75) return search(p, prefix(pick(rnd() < 0.5 ? brandWords : nameWords)));
       if (r < 0.85) return search(p, rnd() < 0.5 ? nonsense() : `${pick(brandWords)} ${nonsense()}`);
-      return search(p, pick(nameWords), int(10, 51));
+      return search(p, pick(nameWords), int(10, LAST_PAGE));
     };
 
     const filter = (): BenchRequest => {
@@ -145,7 +146,7 @@ export function buildWorkload(file: string, seed: number): Workload {
         params.excludes_ingredient = pick(common);
         params.category = pick(CATEGORIES);
       }
-      if (rnd() < 0.15) params.page = String(int(10, 51));
+      if (rnd() < 0.15) params.page = String(int(10, LAST_PAGE));
       return get(`/v1/products?${qs(params)}`);
     };
 

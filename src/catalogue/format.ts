@@ -19,9 +19,8 @@ export const FLAG_BIT: Record<IngredientCategory, number> = {
   silicones: 16,
 };
 
-/** Label join index kinds (label_keys.kind): the tables of src/labels/joiner.ts JoinIndex. */
-export const LABEL_KEY_KINDS = ['exact', 'compact', 'alias', 'synonym', 'spelling'] as const;
-export type LabelKeyKind = (typeof LABEL_KEY_KINDS)[number];
+/** Label join index kinds: label_keys.kind is an index in this list (the tables of src/labels/joiner.ts JoinIndex). */
+export { LABEL_KEY_KINDS } from '../labels/joiner';
 
 /** The five contains_* fields of a product (2.3) from its flag bits: the one rule products and label analyses share. */
 export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {

@@ -4,6 +4,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
 import { UUID_PATTERN } from '../shared/text';
+import { LAST_PAGE, PAGE_SIZE, REACHABLE } from '../shared/paging';
 import { JoinHow } from '../labels/joiner';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
@@ -141,7 +142,9 @@ const Pagination = Type.Object(
   {
     page: Type.Integer(),
     has_more: Type.Boolean(),
-    total: Type.Integer({ description: 'Matching rows across all pages; can exceed the 1,020 reachable by paging.' }),
+    total: Type.Integer({
+      description: `Matching rows across all pages; can exceed the ${REACHABLE.toLocaleString('en')} reachable by paging.`,
+    }),
   },
   { additionalProperties: false },
 );
@@ -164,7 +167,7 @@ const NoMatch = (withTerms: boolean) =>
 export const ListOf = (item: TSchema, withTerms: boolean) =>
   Type.Object(
     {
-      results: Type.Array(item, { maxItems: 20 }),
+      results: Type.Array(item, { maxItems: PAGE_SIZE }),
       pagination: Pagination,
       no_match: Type.Optional(NoMatch(withTerms)),
     },
@@ -201,9 +204,9 @@ export const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
 export const PAGE_DEFAULT = 1;
 export const Page = Type.Integer({
   minimum: 1,
-  maximum: 51,
+  maximum: LAST_PAGE,
   default: PAGE_DEFAULT,
-  description: 'Page number, 20 results a page.',
+  description: `Page number, ${PAGE_SIZE} results a page.`,
 });
 export const Q = Type.String({
   minLength: 1,
