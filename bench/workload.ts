@@ -5,6 +5,8 @@
 import Database from 'better-sqlite3';
 import { words } from '../src/shared/text';
 import { LAST_PAGE } from '../src/shared/paging';
+import { PRODUCT_CATEGORIES } from '../src/source/records';
+import { FREE_PARAM } from '../src/http/no-match';
 import { entryTails, unpackProduct } from '../src/catalogue/format';
 
 export interface BenchRequest {
@@ -32,8 +34,7 @@ export interface Workload {
 
 /** Requests per list: enough distinct requests, few enough that every connection prebuilds its copy quickly. */
 const SIZE = 5_000;
-const FREE = ['fragrance_free', 'alcohol_free', 'paraben_free', 'sulfate_free', 'silicone_free'];
-const CATEGORIES = ['skincare', 'suncare', 'makeup', 'haircare', 'body/bath', 'fragrance', 'other'];
+const FREE = Object.values(FREE_PARAM);
 
 export function buildWorkload(file: string, seed: number): Workload {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -131,7 +132,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       if (r < 0.2) flags(1);
       else if (r < 0.4) {
         flags(int(2, 4));
-        if (rnd() < 0.5) params.category = pick(CATEGORIES);
+        if (rnd() < 0.5) params.category = pick(PRODUCT_CATEGORIES);
       } else if (r < 0.55) {
         params.brand = pick(brands);
         if (rnd() < 0.3) flags(1);
@@ -144,7 +145,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       } else {
         params.has_ingredient = pick(common);
         params.excludes_ingredient = pick(common);
-        params.category = pick(CATEGORIES);
+        params.category = pick(PRODUCT_CATEGORIES);
       }
       if (rnd() < 0.15) params.page = String(int(10, LAST_PAGE));
       return get(`/v1/products?${qs(params)}`);

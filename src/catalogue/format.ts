@@ -8,30 +8,32 @@ import { words, brandKey, phraseKey } from '../shared/text';
 export const FORMAT = 'cosmetics-catalogue';
 export const SCHEMA_VERSION = '5';
 
-import { LIMITS, type IngredientCategory, type SourceIngredient, type SourceProduct } from '../source/records';
+import {
+  INGREDIENT_CATEGORIES,
+  LIMITS,
+  type IngredientCategory,
+  type SourceIngredient,
+  type SourceProduct,
+} from '../source/records';
 
-/** Bit of each free-from tag in products.flags (bit set = the product contains it). */
-export const FLAG_BIT: Record<IngredientCategory, number> = {
-  fragrance: 1,
-  drying_alcohol: 2,
-  parabens: 4,
-  sulfates: 8,
-  silicones: 16,
-};
+/**
+ * Bit of each free-from tag in products.flags (bit set = the product contains it): bit i for
+ * INGREDIENT_CATEGORIES[i] (fragrance 1, drying_alcohol 2, parabens 4, sulfates 8, silicones 16).
+ */
+export const FLAG_BIT = Object.fromEntries(INGREDIENT_CATEGORIES.map((c, i) => [c, 1 << i])) as Record<
+  IngredientCategory,
+  number
+>;
 
 /** Label join index kinds: label_keys.kind is an index in this list (the tables of src/labels/joiner.ts JoinIndex). */
 export { LABEL_KEY_KINDS } from '../labels/joiner';
 
 /** The five contains_* fields of a product (2.3) from its flag bits: the one rule products and label analyses share. */
 export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {
-  const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
-  return {
-    contains_fragrance: has('fragrance'),
-    contains_drying_alcohol: has('drying_alcohol'),
-    contains_parabens: has('parabens'),
-    contains_sulfates: has('sulfates'),
-    contains_silicones: has('silicones'),
-  };
+  return Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [`contains_${c}`, (flags & FLAG_BIT[c]) !== 0])) as Record<
+    `contains_${IngredientCategory}`,
+    boolean
+  >;
 }
 
 /** Term index kinds (search_terms.kind). */

@@ -1,8 +1,8 @@
 // The response and shared parameter schemas of the API (api-spec.md part 2). The
 // operation modules attach them to their routes; from there they validate requests
 // and produce the OpenAPI document, and the tests check every response against them.
-import { Type, type TSchema } from '@sinclair/typebox';
-import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
+import { Type, type TBoolean, type TSchema } from '@sinclair/typebox';
+import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS, type IngredientCategory } from '../source/records';
 import { UUID_PATTERN } from '../shared/text';
 import { LAST_PAGE, PAGE_SIZE, REACHABLE } from '../shared/paging';
 import { JoinHow } from '../labels/joiner';
@@ -61,13 +61,10 @@ export const ProductIngredient = Type.Object(
 );
 
 /** The five contains_* flags (2.3), as a product payload and a label analysis carry them. */
-const containsFlags = {
-  contains_fragrance: Type.Boolean(),
-  contains_drying_alcohol: Type.Boolean(),
-  contains_parabens: Type.Boolean(),
-  contains_sulfates: Type.Boolean(),
-  contains_silicones: Type.Boolean(),
-};
+const containsFlags = Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [`contains_${c}`, Type.Boolean()])) as Record<
+  `contains_${IngredientCategory}`,
+  TBoolean
+>;
 
 export const Product = Type.Object(
   {
