@@ -1,9 +1,11 @@
 // The catalogue file format: the one contract between `catalogue build` (writer)
 // and the read model (reader). Guarantees: every response body the service sends
-// for a product or ingredient is rendered here, once, at build time; serving sends
-// these bytes as stored or concatenates them. A file whose meta.format/schema_version differ is
-// not a catalogue this code can serve.
+// for a product or ingredient is rendered here, once, at build time, with the fields
+// of its record schema (answers.ts); serving sends these bytes as stored or
+// concatenates them. A file whose meta.format/schema_version differ is not a
+// catalogue this code can serve.
 import { words, brandKey, phraseKey } from '../shared/text';
+import { Ingredient, IngredientSearchItem, Product, ProductSummary, pick } from './answers';
 
 export const FORMAT = 'cosmetics-catalogue';
 export const SCHEMA_VERSION = '5';
@@ -101,21 +103,9 @@ export interface ProductRow {
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
 export function renderIngredient(ord: number, ing: SourceIngredient): IngredientRow {
   const id = ing.id.toLowerCase();
-  const record = JSON.stringify({
-    id,
-    name: ing.name,
-    rating: ing.rating,
-    irritancy: ing.irritancy,
-    comedogenicity: ing.comedogenicity,
-    functions: ing.functions,
-    cas_number: ing.cas_number,
-    ec_number: ing.ec_number,
-    ph_eur_name: ing.ph_eur_name,
-    iupac_name: ing.iupac_name,
-    other_names: ing.other_names,
-    category: ing.category,
-  });
-  const search_item = JSON.stringify({ id, name: ing.name, other_names: ing.other_names, rating: ing.rating });
+  const fields = { ...ing, id };
+  const record = JSON.stringify(pick(Ingredient, fields));
+  const search_item = JSON.stringify(pick(IngredientSearchItem, fields));
   return { ord, id, name: ing.name, name_key: phraseKey(ing.name), record, search_item };
 }
 
@@ -132,7 +122,7 @@ export interface RenderedIngredients {
 /** Renders one product: its row, whose `packed` answer leaves out the ingredient records. */
 export function renderProduct(ord: number, p: SourceProduct, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
-  const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
+  const summary = JSON.stringify(pick(ProductSummary, { ...p, id }));
   let flags = 0;
   const ords = ingredients.ords(p);
   const entries = p.ingredients.map((e, i) => {
@@ -141,16 +131,7 @@ export function renderProduct(ord: number, p: SourceProduct, ingredients: Render
     if (cat) flags |= FLAG_BIT[cat];
     return { ord: iord, label: JSON.stringify(e.label_name), concentration: e.concentration };
   });
-  const full = JSON.stringify({
-    id,
-    brand: p.brand,
-    name: p.name,
-    image_url: p.image_url,
-    category: p.category,
-    origin: p.origin,
-    ...containsFields(flags),
-    ingredients: [],
-  });
+  const full = JSON.stringify(pick(Product, { ...p, id, ...containsFields(flags), ingredients: [] }));
   return {
     ord,
     id,
