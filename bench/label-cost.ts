@@ -1,14 +1,29 @@
 // In-process cost of a label analysis (parsing + joining + rendering one label against
 // the served catalogue's join index), against a baseline measured in the same run on
 // the same opened catalogue: a product read by id. Guarantees: reads only; figures are
-// CPU time per call in this process (no HTTP), after a warm-up.
+// CPU time per call in this process (no HTTP), after a warm-up. Also the worst
+// adversarial shapes (bench/label-shapes.ts) at 100,000 characters, the largest text the
+// endpoint accepts: CPU ms per analysis, and the longest the event loop was held by one
+// (monitorEventLoopDelay while analyses run one per turn of the loop).
+// `node dist/bench/label-cost.js CATALOGUE_FILE` prints the shapes alone.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Catalogue } from '../src/catalogue/read-model';
+import { ADVERSARIAL_SHAPES } from './label-shapes';
+
+/** The longest label text the endpoint accepts (analyze-label.ts MAX_LABEL_TEXT). */
+export const LONGEST_LABEL = 100_000;
+/** Target: CPU per analysis of a 100,000-character text of any shape (issue 24). */
+export const SHAPE_TARGET_MS = 20;
 
 export interface LabelCost {
   /** Entries per analysed label (mean). */
   entries: number;
   labelAnalysisUs: number;
   productByIdUs: number;
+  /** The worst shapes at LONGEST_LABEL characters, slowest first: CPU ms per analysis. */
+  shapes: { shape: string; ms: number }[];
+  /** The longest event-loop delay while 100,000-character analyses ran, ms. */
+  eventLoopMaxMs: number;
 }
 
 function perCall(calls: number, f: (i: number) => unknown): number {
@@ -18,12 +33,12 @@ function perCall(calls: number, f: (i: number) => unknown): number {
   return Number(process.hrtime.bigint() - t) / 1_000 / calls;
 }
 
-export function measureLabelCost(
+export async function measureLabelCost(
   file: string,
   texts: readonly string[],
   productIds: readonly string[],
   calls = 20_000,
-): LabelCost {
+): Promise<LabelCost> {
   const c = Catalogue.open(file);
   try {
     const entries =
@@ -33,8 +48,50 @@ export function measureLabelCost(
       entries,
       labelAnalysisUs: perCall(calls, (i) => c.analyseLabel(texts[i % texts.length])),
       productByIdUs: perCall(calls, (i) => c.product(productIds[i % productIds.length])),
+      ...(await measureShapes(c)),
     };
   } finally {
     c.close();
   }
 }
+
+/** CPU ms of one analysis of each shape at LONGEST_LABEL characters (best of 3), and the event loop's longest hold. */
+export async function measureShapes(c: Catalogue): Promise<Pick<LabelCost, 'shapes' | 'eventLoopMaxMs'>> {
+  const texts = Object.entries(ADVERSARIAL_SHAPES).map(([shape, make]) => [
+    shape,
+    make(LONGEST_LABEL).slice(0, LONGEST_LABEL),
+  ]);
+  const shapes = texts.map(([shape, text]) => {
+    c.analyseLabel(text);
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t = process.cpuUsage();
+      c.analyseLabel(text);
+      const u = process.cpuUsage(t);
+      best = Math.min(best, (u.user + u.system) / 1_000);
+    }
+    return { shape, ms: best };
+  });
+  shapes.sort((a, b) => b.ms - a.ms);
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  for (const [, text] of texts) await new Promise<void>((done) => setImmediate(() => (c.analyseLabel(text), done())));
+  await new Promise((done) => setTimeout(done, 5));
+  h.disable();
+  return { shapes, eventLoopMaxMs: h.max / 1e6 };
+}
+
+async function main(file: string): Promise<void> {
+  const c = Catalogue.open(file);
+  try {
+    const r = await measureShapes(c);
+    for (const s of r.shapes) console.log(`${s.ms.toFixed(2).padStart(8)} ms  ${s.shape}`);
+    console.log(
+      `worst ${r.shapes[0].ms.toFixed(2)} ms (target ≤ ${SHAPE_TARGET_MS} ms); event loop held at most ${r.eventLoopMaxMs.toFixed(1)} ms`,
+    );
+  } finally {
+    c.close();
+  }
+}
+
+if (require.main === module) void main(process.argv[2] ?? 'data/catalogue.db');

@@ -81,12 +81,15 @@ export function startUntil(
   });
 }
 
-/** VmRSS and VmHWM of a live process, in bytes (undefined when it is gone). */
-export function memory(pid: number): { rss: number; hwm: number } | undefined {
+/**
+ * VmRSS, VmHWM and RssAnon (the process's own memory: heap and buffers, no file pages) of a
+ * live process, in bytes (undefined when it is gone).
+ */
+export function memory(pid: number): { rss: number; hwm: number; anon: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon') };
   } catch {
     return undefined;
   }

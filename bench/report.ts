@@ -32,11 +32,24 @@ export interface Results {
   loadAverage: { before: number; after: number };
   catalogue: { products: number; ingredients: number; fileBytes: number; build: BuildFigures };
   /** RSS of the one-process service; mappedRssBytes is the part that is the catalogue file's mapped pages, after the run. */
-  serving: { rssBytes: number; peakRssBytes: number; idleRssBytes: number; mappedRssBytes: number } | null;
+  serving: {
+    rssBytes: number;
+    peakRssBytes: number;
+    idleRssBytes: number;
+    mappedRssBytes: number;
+    /** RssAnon after the run: what the process holds itself (older results lack it). */
+    anonRssBytes?: number;
+  } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
   /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
-  labelCost: { entries: number; labelAnalysisUs: number; productByIdUs: number } | null;
+  labelCost: {
+    entries: number;
+    labelAnalysisUs: number;
+    productByIdUs: number;
+    shapes: { shape: string; ms: number }[];
+    eventLoopMaxMs: number;
+  } | null;
 }
 
 export function machine(): Results['machine'] {
@@ -59,6 +72,8 @@ const MB = 1e6;
 const fmt = (n: number, d = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-';
 const mb = (b: number) => `${fmt(b / MB)} MB`;
+const MIB = 2 ** 20;
+const mib = (b: number) => `${fmt(b / MIB)} MiB`;
 
 export function checkTargets(r: Results): TargetCheck[] {
   const s = new Map(r.scenarios.map((x) => [x.name, x]));
@@ -91,6 +106,10 @@ export function checkTargets(r: Results): TargetCheck[] {
   p99('filter mix', 5);
   cpu('ingredient search', 2);
   relative('batch of 50: items/s ≥ 6 × product by id req/s', 'batch of 50', 'product by id', 6, (x) => x.rps * x.items);
+  const batch = s.get('batch of 50'),
+    byId = s.get('product by id');
+  if (batch && byId)
+    most('batch of 50: CPU per request', batch.cpuUs / byId.cpuUs, 10, (n) => `${fmt(n, 2)} × product by id`);
   relative(
     'product by id, Redis store: req/s ≥ 0.95 × SQLite store',
     'product by id (Redis metering)',
@@ -98,20 +117,24 @@ export function checkTargets(r: Results): TargetCheck[] {
     0.95,
     (x) => x.rps,
   );
+  const worst = r.labelCost?.shapes[0];
+  if (worst)
+    most(
+      `label analysis of 100,000 characters, worst shape (${worst.shape}): CPU`,
+      worst.ms,
+      20,
+      (n) => `${fmt(n, 1)} ms`,
+    );
   const b = r.catalogue.build;
   const gib = (n: number) => `${fmt(n / 2 ** 30, 2)} GiB`;
   most(`build of ${fmt(r.catalogue.products)} products`, b.seconds, 30, (n) => `${fmt(n, 1)} s`);
   most('build peak RSS', b.peakRssBytes, 2 ** 30, gib);
   most('catalogue file', r.catalogue.fileBytes, 2 ** 30, gib);
   // The catalogue file is memory-mapped: its pages count in RSS as file pages, where reading
-  // it with read() kept them in the page cache outside RSS. The process's own memory is the rest.
-  if (r.serving)
-    most(
-      'serving RSS after the run, less mapped catalogue pages',
-      r.serving.rssBytes - r.serving.mappedRssBytes,
-      300 * MB,
-      mb,
-    );
+  // it with read() kept them in the page cache outside RSS. The process's own memory is its
+  // anonymous resident memory (RssAnon): no file pages, the program's own text included.
+  if (r.serving?.anonRssBytes !== undefined)
+    most('serving anonymous RSS (RssAnon) after the run', r.serving.anonRssBytes, 300 * MIB, mib);
   return out;
 }
 
@@ -162,7 +185,14 @@ export function targetsText(r: Results): string {
 export function labelCostText(r: Results): string {
   const c = r.labelCost;
   if (!c) return '';
-  return `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n`;
+  const shapes = c.shapes
+    .slice(0, 5)
+    .map((x) => `${x.shape} ${fmt(x.ms, 1)} ms`)
+    .join(', ');
+  return (
+    `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n` +
+    `in process: 100,000-character labels, worst shapes (CPU per analysis): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms\n`
+  );
 }
 
 export function markdown(r: Results): string {
@@ -191,7 +221,7 @@ export function markdown(r: Results): string {
     `Catalogue: ${fmt(r.catalogue.products)} products, ${fmt(r.catalogue.ingredients)} ingredients, file ${mb(r.catalogue.fileBytes)}.`,
     `Build: ${fmt(b.seconds, 1)} s, peak RSS ${fmt(b.peakRssBytes / 2 ** 20)} MiB (measured ${b.measuredAt.slice(0, 10)}).`,
     r.serving
-      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run (of which ${mb(r.serving.mappedRssBytes)} the catalogue file's mapped pages), peak ${mb(r.serving.peakRssBytes)}.`
+      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run (of which ${mb(r.serving.mappedRssBytes)} the catalogue file's mapped pages; anonymous ${r.serving.anonRssBytes === undefined ? 'not measured' : mib(r.serving.anonRssBytes)}), peak ${mb(r.serving.peakRssBytes)}.`
       : '',
     labelCostText(r).trim(),
     '',

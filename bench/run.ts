@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   let labelCost: Results['labelCost'] = null;
   if (selected.some((s) => s.id === 'label-analysis') && workload.labelTexts.length > 0) {
     log('label analysis in process: parse + join + render, against product by id');
-    labelCost = measureLabelCost(cat.file, workload.labelTexts, workload.productIds);
+    labelCost = await measureLabelCost(cat.file, workload.labelTexts, workload.productIds);
   }
   const results: ScenarioResult[] = [];
   let serving: Results['serving'] = null;
@@ -210,6 +210,7 @@ async function main(): Promise<void> {
             rssBytes: after.rss,
             peakRssBytes: after.hwm,
             mappedRssBytes: mappedRss(server.pid, cat.file),
+            anonRssBytes: after.anon,
           };
       }
     } finally {

@@ -15,7 +15,7 @@ import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
-import { installSecurityHeaders } from './ops/security-headers';
+import { installSecurityHeaders } from './http/security-headers';
 import { dashboard, PREFIX, type DashboardSettings } from './dashboard';
 
 export interface ServeOptions {
@@ -134,6 +134,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     access,
     logger,
     metrics,
+    catalogueProblem: () => reloader.problem,
     trustProxy: settings?.trustProxy,
     extend: own ? undefined : pages,
   });

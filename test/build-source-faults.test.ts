@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { buildCatalogue, BuildError } from '../src/builder';
-import { MAX_LINE_BYTES } from '../src/builder/source';
+import { MAX_LINE_BYTES } from '../src/source/lines';
 import { entry, ingredient, product, writeLines, writeSource } from './support/source';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'build-faults-test-'));

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
+import { METHODS } from 'node:http';
 import pino from 'pino';
 import { errorCodes } from 'fastify';
 import { startTestServer, type TestServer } from './support/server';
@@ -129,6 +130,7 @@ test('every error code fastify defines is mapped on purpose; those a request cau
     'FST_ERR_BAD_URL',
     'FST_ERR_MAX_PARAM_LENGTH',
     'FST_ERR_HANDLER_TIMEOUT',
+    'FST_ERR_ROUTE_MISSING_CONTENT_TYPE',
   ];
   for (const [code, Err] of Object.entries(errorCodes)) {
     const e = toApiError(new (Err as new (...a: string[]) => Error)('a', 'b', 'c'));
@@ -141,6 +143,83 @@ test('every error code fastify defines is mapped on purpose; those a request cau
   // The /docs static files: a forbidden path (`..`, NUL) is a 404, never a 500.
   const forbidden = Object.assign(new Error('Forbidden'), { code: 'FST_STATIC_FORBIDDEN_PATH', statusCode: 403 });
   assert.equal(toApiError(forbidden).statusCode, 404);
+});
+
+test('every method Node parses, with or without a Content-Type and a body, on every kind of route: never a 5xx, always the error shape, nothing logged above info', async () => {
+  lines.length = 0;
+  const statuses = new Map<string, number>();
+  for (const method of METHODS.filter((m) => m !== 'CONNECT')) {
+    for (const path of ['/health', '/v1/products/batch', '/v1/labels/analyze', '/nowhere', '/docs/']) {
+      for (const type of [
+        '',
+        'Content-Type: application/json\r\n',
+        'Content-Type: text/plain\r\n',
+        'Content-Type: \r\n',
+      ]) {
+        for (const body of ['', '{"ids":[]}']) {
+          const res = await raw(
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nx-api-key: ${t.keys.pro.key}\r\n${type}` +
+              `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          );
+          const what = `${method} ${path} ${JSON.stringify(type)} ${body.length}`;
+          const status = Number(res.slice(9, 12));
+          statuses.set(what, status);
+          assert.ok(status >= 100 && status < 500, `${what} → ${res.slice(0, 200)}`);
+          assert.match(res, /\r\nx-content-type-options: nosniff\r\n/i, what);
+          if (status >= 400 && method !== 'HEAD') {
+            const answer = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+            assert.deepEqual(Object.keys(answer), ['statusCode', 'error', 'message'], what);
+            assert.equal(answer.statusCode, status, what);
+          }
+        }
+      }
+    }
+  }
+  // QUERY carries a body: without a Content-Type it is refused as a media type, never a 500.
+  assert.equal(statuses.get('QUERY /health "" 0'), 415);
+  assert.equal(statuses.get('QUERY /v1/products/batch "" 10'), 415);
+  const loud = logged((e) => (e.level as number) > 30);
+  assert.deepEqual(loud, []);
+});
+
+test('QUERY without a Content-Type is a 415 naming the media type, logged at info', async () => {
+  lines.length = 0;
+  const res = await raw(`QUERY /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  assert.match(res, /^HTTP\/1\.1 415 /);
+  assert.deepEqual(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4)), {
+    statusCode: 415,
+    error: 'Unsupported Media Type',
+    message: 'Content-Type must be application/json',
+  });
+  assert.equal(logged((e) => e.msg === 'request' && e.status === 415 && e.level === 30).length, 1, lines.join('\n'));
+  assert.equal(lines.length, 1, lines.join('\n'));
+});
+
+test("Node's early answers are in the error shape with the security headers: an unsupported Expect (417), an HTTP/1.1 request without Host (400)", async () => {
+  lines.length = 0;
+  const expect = await raw(
+    `POST /v1/products/batch HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+  );
+  assert.match(expect, /^HTTP\/1\.1 417 /);
+  assert.match(expect, /\r\nx-content-type-options: nosniff\r\n/);
+  assert.match(expect, /\r\ncontent-security-policy: default-src 'none'; frame-ancestors 'none'\r\n/);
+  assert.deepEqual(JSON.parse(expect.slice(expect.indexOf('\r\n\r\n') + 4)), {
+    statusCode: 417,
+    error: 'Expectation Failed',
+    message: 'the Expect header is not supported; only 100-continue is',
+  });
+  assert.equal(logged((e) => e.status === 417).length, 1);
+
+  const noHost = await raw(`GET /health HTTP/1.1\r\nConnection: close\r\n\r\n`);
+  assert.match(noHost, /^HTTP\/1\.1 400 /);
+  assert.match(noHost, /\r\nx-content-type-options: nosniff\r\n/);
+  assert.deepEqual(JSON.parse(noHost.slice(noHost.indexOf('\r\n\r\n') + 4)), {
+    statusCode: 400,
+    error: 'Bad Request',
+    message: 'the Host header is required',
+  });
+  // HTTP/1.0 does not require Host.
+  assert.match(await raw(`GET /health HTTP/1.0\r\n\r\n`), /^HTTP\/1\.1 200 /);
 });
 
 test('refusals carry a machine-readable reason from a closed set, independent of their message', () => {

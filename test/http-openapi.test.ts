@@ -49,7 +49,7 @@ describe('GET /openapi.json', () => {
     assert.equal(op.operationId, 'analyzeLabel');
     assert.deepEqual(op.tags, ['labels']);
     assert.deepEqual(op.requestBody.content['application/json'].schema.required, ['text']);
-    assert.equal(op.requestBody.content['application/json'].schema.properties.text.maxLength, 20000);
+    assert.equal(op.requestBody.content['application/json'].schema.properties.text.maxLength, 100000);
   });
   it('declares the x-api-key scheme for /v1 and none for /health', () => {
     assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });

@@ -14,7 +14,7 @@ import { readKgProducts } from '../src/sample/cosdna';
 import { readKaggle } from '../src/sample/kaggle';
 import { readCurlsProducts } from '../src/sample/curlsbot';
 import { readSephoraInfo } from '../src/sample/sephora-info';
-import { uuidV5 } from '../src/sample/ids';
+import { uuidV5 } from '../src/source/ids';
 import { buildCatalogue } from '../src/builder';
 import { Catalogue } from '../src/catalogue/read-model';
 import { compactKey } from '../src/labels/aliases';

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { BUILT_AT, BULK_FIRST_ORD, productId } from './support/fixture';
 import { buildVariant, opsDir, serveProcess, type ServeProcess } from './support/serve-process';
+import { OVERWRITTEN } from '../src/ops/catalogue-reloader';
 
 const NEXT_BUILT_AT = '2026-04-01';
 const SUFFIX = ' v2';
@@ -192,3 +193,78 @@ test('a catalogue with no products is refused with a logged reason and the old o
     ops.cleanup();
   }
 });
+
+test('a catalogue overwritten in place while served (cp instead of mv): 503 with the reason, /health included, never a 500; the operator is told to rename; serving resumes with the new file', async () => {
+  const { ops, file, counts, s } = await setup();
+  const statuses: Record<string, number> = {};
+  const odd: string[] = [];
+  let running = true;
+  const worker = async () => {
+    while (running) {
+      for (const p of [`/v1/products/${productId(BULK_FIRST_ORD + 3)}`, '/health']) {
+        try {
+          const res = await fetch(s.url + p, { headers: { 'x-api-key': ops.key } });
+          const text = await res.text();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          if (res.status === 503 && JSON.parse(text).message !== OVERWRITTEN) odd.push(text);
+          if (res.status !== 200 && res.status !== 503) odd.push(`${p}: ${res.status} ${text}`);
+        } catch (err) {
+          odd.push(`${p}: ${String((err as Error).cause ?? err)}`);
+        }
+      }
+    }
+  };
+  const load = Array.from({ length: 3 }, worker);
+  try {
+    await until(async () => (await health(s)).built_at === BUILT_AT);
+    const next = fs.readFileSync(path.join(ops.dir, 'next.db'));
+    // What `cp next.db catalogue.db` does, slowed down: the same file, truncated, then written.
+    const fd = fs.openSync(file, 'r+');
+    fs.ftruncateSync(fd, 0);
+    fs.writeSync(fd, next, 0, next.length >> 1, 0);
+    const told = JSON.parse(
+      await within(
+        s.waitForLog((l) => l.includes('overwritten in place')),
+        10_000,
+      ),
+    );
+    assert.equal(told.level, 50);
+    assert.match(told.msg, /renaming a complete file over the path \(mv/);
+    const h = await fetch(`${s.url}/health`);
+    assert.equal(h.status, 503);
+    assert.equal(h.headers.get('retry-after'), '1');
+    assert.deepEqual(await h.json(), { statusCode: 503, error: 'Service Unavailable', message: OVERWRITTEN });
+    const p = await fetch(`${s.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': ops.key } });
+    assert.equal(p.status, 503);
+    await new Promise((r) => setTimeout(r, 1500)); // a poll or two with the half-written file in place
+    assert.equal((await fetch(`${s.url}/health`)).status, 503);
+    fs.writeSync(fd, next, next.length >> 1, next.length - (next.length >> 1), next.length >> 1);
+    fs.closeSync(fd);
+    await until(async () => (await fetch(`${s.url}/health`)).status === 200);
+    assert.deepEqual(await health(s), {
+      status: 'ok',
+      products: counts[NEXT_BUILT_AT],
+      ingredients: 16,
+      built_at: NEXT_BUILT_AT,
+    });
+    running = false;
+    await Promise.all(load);
+    assert.deepEqual(odd, []);
+    assert.ok(statuses[503] > 0 && statuses[200] > 0, JSON.stringify(statuses));
+    assert.equal(s.child.exitCode, null);
+  } finally {
+    running = false;
+    await Promise.all(load);
+    await s.stop();
+    ops.cleanup();
+  }
+});
+
+/** Resolves when `p` does, or rejects after `ms` (a log line that never comes fails the test instead of hanging it). */
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const late = new Promise<never>(
+    (_r, reject) => (timer = setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms)),
+  );
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}

@@ -10,7 +10,7 @@ import { freeFromTag } from '../src/sample/tags';
 import { range } from '../src/sample/scores';
 import { sampleBarcodes } from '../src/sample/barcodes';
 import { BarcodeAllocator, checkDigit, isValidGtin } from '../src/source/barcodes';
-import { uuidV5 } from '../src/sample/ids';
+import { uuidV5 } from '../src/source/ids';
 import { iupacName, registryNumbers } from '../src/sample/dictionary';
 import { mapFunctions, VOCABULARY } from '../src/sample/functions';
 import { gtinKey } from '../src/shared/text';

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
+import { sentinelClient } from './sentinel-client';
 
 export interface RedisSpec {
   kind: 'server' | 'sentinel' | 'cluster';
@@ -129,18 +130,7 @@ export function redisClient(s: RedisSpec, timeoutMs: number): Redis | Cluster {
       dnsLookup: (address, callback) => callback(null, address),
     });
   }
-  if (s.kind === 'sentinel') {
-    return new Redis({
-      ...common,
-      sentinels: s.hosts,
-      name: s.master,
-      db: s.db,
-      sentinelPassword: s.sentinelPassword,
-      sentinelTLS: s.tls,
-      enableTLSForSentinelMode: s.tls !== undefined,
-      sentinelRetryStrategy: (times) => Math.min(times * 50, 500),
-      failoverDetector: true,
-    });
-  }
+  // Sentinel: followed by sentinel-client.ts (ioredis' own Sentinel mode missed switches).
+  if (s.kind === 'sentinel') return sentinelClient(s, common);
   return new Redis({ ...common, host: s.hosts[0].host, port: s.hosts[0].port, db: s.db });
 }

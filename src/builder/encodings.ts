@@ -1,5 +1,5 @@
 // The gzip form of each product answer, made at build time so that serving never
-// compresses. Guarantees: answers are unpacked and gzipped in a child process (gzip-worker.ts,
+// compresses. Guarantees: answers are unpacked and gzipped in a child process (gzip-process.ts,
 // on a core of its own) while the build goes on reading and rendering; the build sends it
 // only each product's packed answer (format.ts; about an eighth of the answer, whose ingredient
 // records it is sent once, first), in batches of BATCH, with at most IN_FLIGHT answers pending
@@ -76,7 +76,7 @@ export class AnswerCompressor {
     private readonly out: CatalogueWriter,
     records: readonly string[],
   ) {
-    this.child = fork(join(__dirname, 'gzip-worker.js'), [], {
+    this.child = fork(join(__dirname, 'gzip-process.js'), [], {
       serialization: 'advanced', // typed arrays cross as such, not as JSON
       execArgv: [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

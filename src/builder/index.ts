@@ -7,7 +7,8 @@ import { ErrorLog } from './errors';
 import { readIngredients } from './ingredients';
 import { CatalogueWriter } from './output';
 import { readProducts } from './products';
-import { locate, SourceReadError } from './source';
+import { SourceReadError } from '../source/lines';
+import { locate } from './source';
 
 export { BuildError, MAX_KEPT } from './errors';
 

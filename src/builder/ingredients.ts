@@ -8,7 +8,7 @@ import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import { LabelKeysBuilder } from './label-keys';
 import type { CatalogueWriter } from './output';
-import { readLines } from './source';
+import { readLines } from '../source/lines';
 import { checkIngredient, parseLine, show } from './validate';
 
 export interface Dictionary {

@@ -12,7 +12,7 @@ import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
 import type { CatalogueWriter } from './output';
 import { AnswerCompressor } from './encodings';
-import { readLines } from './source';
+import { readLines } from '../source/lines';
 import { checkProduct, parseLine, show } from './validate';
 
 export interface ProductCounts {

@@ -290,11 +290,18 @@ export function unpackProduct(packed: Buffer, t: EntryTails): Buffer {
   return out;
 }
 
-/** A JSON array of packed answers, `null` where one is null: one exact allocation. */
-export function unpackArray(packed: ReadonlyArray<Buffer | null>, t: EntryTails): Buffer {
+/**
+ * A JSON array of packed answers, `null` where one is null, in one buffer from `alloc` (at
+ * least the size asked; a new exact one by default); the answer is its first bytes.
+ */
+export function unpackArray(
+  packed: ReadonlyArray<Buffer | null>,
+  t: EntryTails,
+  alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+): Buffer {
   let size = 1 + Math.max(1, packed.length);
   for (const p of packed) size += p === null ? 4 : unpackedLength(p, t);
-  const out = Buffer.allocUnsafe(size);
+  const out = alloc(size);
   let at = 0;
   out[at++] = 0x5b; // [
   packed.forEach((p, i) => {
@@ -302,7 +309,7 @@ export function unpackArray(packed: ReadonlyArray<Buffer | null>, t: EntryTails)
     at = p === null ? at + out.write('null', at, 'latin1') : unpackInto(p, t, out, at);
   });
   out[at] = 0x5d; // ]
-  return out;
+  return out.length === size ? out : out.subarray(0, size);
 }
 
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */

@@ -3,8 +3,9 @@
 // packed blob with the ingredient records (kept in memory) copied back in, or its
 // gzip form as stored; lists and batches are copies of such fragments (no
 // serialisation, string encoding or compression per request); all indexes are loaded once
-// at open, so request work is lookups and bitset/posting-list passes only. SQL per request:
-// one primary-key read of a product's packed or compressed answer, and for a barcode first
+// at open (one loader per index), so request work is lookups and bitset/posting-list passes
+// only. SQL per request: one read — a product's packed or compressed answer by primary key,
+// a batch's packed answers in one statement (up to 50 primary keys), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open.
 import Database from 'better-sqlite3';
@@ -65,6 +66,8 @@ export class Catalogue {
   private readonly db: Database.Database;
   private readonly byOrd: Record<AnswerEncoding, Database.Statement<[number], Buffer>>;
   private readonly byGtin: Database.Statement<[string], number>;
+  /** By number of ords: the batch's one read (packedOf). */
+  private readonly packedReads: Array<Database.Statement<number[], [number, Buffer]>> = [];
   private readonly productIds: ProductIds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
@@ -73,7 +76,7 @@ export class Catalogue {
   private readonly searchItems: Fragments;
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
-  private readonly ingredientOrd = new Map<string, number>();
+  private readonly ingredientOrd: Map<string, number>;
   private readonly productSearch: Searcher;
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
@@ -115,83 +118,22 @@ export class Catalogue {
 
   private constructor(db: Database.Database, cacheMinMatches?: number) {
     this.db = db;
-    const meta = new Map<string, string>();
-    try {
-      for (const r of db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[])
-        meta.set(r.key, r.value);
-    } catch {
-      throw new Error('not a catalogue file (no meta table)');
-    }
-    if (meta.get('format') !== FORMAT) throw new Error('not a catalogue file (format is not ' + FORMAT + ')');
-    if (meta.get('schema_version') !== SCHEMA_VERSION) {
-      throw new Error(
-        `catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`,
-      );
-    }
+    const meta = readMeta(db);
     this.builtAt = meta.get('built_at') ?? 'unknown';
     const size = (key: string) => Number(meta.get(key) ?? 0);
-    this.searchItems = new Fragments(size('ingredients'), size('search_item_bytes'));
-    this.summaries = new Fragments(size('products'), size('summary_bytes'));
-
-    this.records = [];
-    const recordTexts: string[] = [];
-    this.ingredientNames = [];
-    this.ingredientKeys = [];
-    for (const [ord, id, name, key, record, item] of db
-      .prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord')
-      .raw()
-      .iterate() as Iterable<[number, string, string, string, string, string]>) {
-      this.ingredientOrd.set(id, ord);
-      this.ingredientNames[ord] = name;
-      this.ingredientKeys[ord] = key;
-      this.records[ord] = Buffer.from(record);
-      recordTexts[ord] = record;
-      this.searchItems.push(item);
-    }
+    const ingredients = loadIngredients(db, size('ingredients'), size('search_item_bytes'));
+    ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = ingredients);
+    ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = ingredients);
     this.ingredients = this.records.length;
     this.tails = entryTails(this.records);
-
-    const postings: Int32Array[] = [];
-    for (const [ord, blob] of db
-      .prepare('SELECT ingredient_ord, postings FROM ingredient_products')
-      .raw()
-      .iterate() as Iterable<[number, Buffer]>) {
-      postings[ord] = decodePostings(blob);
-    }
-
-    const metaRows: ProductRowMeta[] = [];
-    for (const [ord, bk, category, origin, flags, summary] of db
-      .prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord')
-      .raw()
-      .iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
-      this.summaries.push(summary);
-      metaRows.push({ ord, brand_key: bk, category, origin, flags });
-    }
-    this.products = metaRows.length;
-    this.productIds = new ProductIds(
-      this.products,
-      db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>,
-    );
-    this.filter = new FilterIndex(this.products, metaRows, postings);
-
-    const terms = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?');
-    const index = (kind: number, docs: number) =>
-      new TextIndex(terms.all(kind) as { term: string; postings: Buffer }[], docs);
-    this.productSearch = new Searcher(
-      [{ index: index(TERMS_PRODUCT, this.products), weight: 1 }],
-      this.products,
-      cacheMinMatches ?? CACHE_MIN_MATCHES.products,
-    );
-    this.ingredientSearch = new Searcher(
-      [
-        { index: index(TERMS_INGREDIENT_NAME, this.ingredients), weight: 2 },
-        { index: index(TERMS_INGREDIENT_OTHER, this.ingredients), weight: 1 },
-      ],
-      this.ingredients,
-      cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients,
-    );
-
-    this.labels = new LabelAnalyser(db, recordTexts);
+    const products = loadProducts(db, size('products'), size('summary_bytes'));
+    this.summaries = products.summaries;
+    this.products = products.rows.length;
+    this.productIds = loadProductIds(db, this.products);
+    this.filter = new FilterIndex(this.products, products.rows, loadIngredientPostings(db));
+    this.productSearch = loadProductSearch(db, this.products, cacheMinMatches);
+    this.ingredientSearch = loadIngredientSearch(db, this.ingredients, cacheMinMatches);
+    this.labels = new LabelAnalyser(db, ingredients.texts);
     const answer = (sql: string) => db.prepare(sql).pluck() as Database.Statement<[number], Buffer>;
     this.byOrd = {
       identity: answer('SELECT packed FROM products WHERE ord = ?'),
@@ -221,15 +163,34 @@ export class Catalogue {
     return ord === undefined ? null : this.answer(ord, encoding);
   }
 
-  /** JSON array of answers (or null) in the order of the lower-case ids. */
-  batch(ids: string[]): Buffer {
+  /**
+   * JSON array of answers (or null) in the order of the lower-case ids; one SQL read for all
+   * of them. `alloc` gives the buffer to write it in (at least the size asked; the answer is its first bytes).
+   */
+  batch(ids: string[], alloc?: (size: number) => Buffer): Buffer {
+    const ords = ids.map((id) => this.productIds.ord(id));
+    const found = new Map<number, Buffer>();
+    const wanted = [...new Set(ords)].filter((ord) => ord >= 0);
+    if (wanted.length > 0) for (const [ord, packed] of this.packedOf(wanted).all(...wanted)) found.set(ord, packed);
     return unpackArray(
-      ids.map((id) => {
-        const ord = this.productIds.ord(id);
-        return ord < 0 ? null : this.byOrd.identity.get(ord)!;
-      }),
+      ords.map((ord) => (ord < 0 ? null : found.get(ord)!)),
       this.tails,
+      alloc,
     );
+  }
+
+  /** The statement reading the packed answers of `ords.length` distinct ords (prepared once per count). */
+  private packedOf(ords: number[]): Database.Statement<number[], [number, Buffer]> {
+    let read = this.packedReads[ords.length];
+    if (read === undefined) {
+      const marks = ords.map(() => '?').join(',');
+      read = this.db.prepare(`SELECT ord, packed FROM products WHERE ord IN (${marks})`).raw() as Database.Statement<
+        number[],
+        [number, Buffer]
+      >;
+      this.packedReads[ords.length] = read;
+    }
+    return read;
   }
 
   private answer(ord: number, encoding: AnswerEncoding): Buffer {
@@ -285,6 +246,120 @@ export class Catalogue {
   close(): void {
     this.db.close();
   }
+}
+
+/** The meta table, checked: a file of another format or schema version is refused. */
+function readMeta(db: Database.Database): Map<string, string> {
+  const meta = new Map<string, string>();
+  try {
+    for (const r of db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[])
+      meta.set(r.key, r.value);
+  } catch {
+    throw new Error('not a catalogue file (no meta table)');
+  }
+  if (meta.get('format') !== FORMAT) throw new Error('not a catalogue file (format is not ' + FORMAT + ')');
+  if (meta.get('schema_version') !== SCHEMA_VERSION) {
+    throw new Error(
+      `catalogue schema version ${meta.get('schema_version')} is not the supported version ${SCHEMA_VERSION}`,
+    );
+  }
+  return meta;
+}
+
+interface IngredientTables {
+  ordById: Map<string, number>;
+  names: string[];
+  keys: string[];
+  /** Each ord's record (2.5) as bytes, and as text (for label analysis). */
+  records: Buffer[];
+  texts: string[];
+  searchItems: Fragments;
+}
+
+/** The ingredients by ord: id lookup, names, records and search items. */
+function loadIngredients(db: Database.Database, count: number, searchItemBytes: number): IngredientTables {
+  const t: IngredientTables = {
+    ordById: new Map(),
+    names: [],
+    keys: [],
+    records: [],
+    texts: [],
+    searchItems: new Fragments(count, searchItemBytes),
+  };
+  for (const [ord, id, name, key, record, item] of db
+    .prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord')
+    .raw()
+    .iterate() as Iterable<[number, string, string, string, string, string]>) {
+    t.ordById.set(id, ord);
+    t.names[ord] = name;
+    t.keys[ord] = key;
+    t.records[ord] = Buffer.from(record);
+    t.texts[ord] = record;
+    t.searchItems.push(item);
+  }
+  return t;
+}
+
+/** Each ingredient ord's products (ascending ords), for the filters. */
+function loadIngredientPostings(db: Database.Database): Int32Array[] {
+  const postings: Int32Array[] = [];
+  for (const [ord, blob] of db
+    .prepare('SELECT ingredient_ord, postings FROM ingredient_products')
+    .raw()
+    .iterate() as Iterable<[number, Buffer]>) {
+    postings[ord] = decodePostings(blob);
+  }
+  return postings;
+}
+
+/** Each product's filter fields, in ord order, and its summary (2.8 list item). */
+function loadProducts(
+  db: Database.Database,
+  count: number,
+  summaryBytes: number,
+): { rows: ProductRowMeta[]; summaries: Fragments } {
+  const rows: ProductRowMeta[] = [];
+  const summaries = new Fragments(count, summaryBytes);
+  for (const [ord, bk, category, origin, flags, summary] of db
+    .prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord')
+    .raw()
+    .iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
+    summaries.push(summary);
+    rows.push({ ord, brand_key: bk, category, origin, flags });
+  }
+  return { rows, summaries };
+}
+
+/** Product id → ord. */
+function loadProductIds(db: Database.Database, products: number): ProductIds {
+  const rows = db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>;
+  return new ProductIds(products, rows);
+}
+
+function textIndex(db: Database.Database, kind: number, docs: number): TextIndex {
+  const rows = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?').all(kind);
+  return new TextIndex(rows as { term: string; postings: Buffer }[], docs);
+}
+
+/** Product search over brand and name words. */
+function loadProductSearch(db: Database.Database, products: number, cacheMinMatches?: number): Searcher {
+  return new Searcher(
+    [{ index: textIndex(db, TERMS_PRODUCT, products), weight: 1 }],
+    products,
+    cacheMinMatches ?? CACHE_MIN_MATCHES.products,
+  );
+}
+
+/** Ingredient search: name words weigh twice the other names' words. */
+function loadIngredientSearch(db: Database.Database, ingredients: number, cacheMinMatches?: number): Searcher {
+  return new Searcher(
+    [
+      { index: textIndex(db, TERMS_INGREDIENT_NAME, ingredients), weight: 2 },
+      { index: textIndex(db, TERMS_INGREDIENT_OTHER, ingredients), weight: 1 },
+    ],
+    ingredients,
+    cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients,
+  );
 }
 
 function terms(words: string[], counts: number[]): Array<{ term: string; matches: number }> {

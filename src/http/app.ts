@@ -1,5 +1,6 @@
-// Assembles the HTTP service: strict validation, one error shape, the access hooks on
-// /v1, the nine operations, the OpenAPI document and the API reference page.
+// Assembles the HTTP service: strict validation, one error shape (Node's early answers
+// included), the access hooks on /v1, the nine operations, the OpenAPI document and the
+// API reference page (openapi.ts), and any extra routes (the dashboard).
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
@@ -11,15 +12,13 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validator';
-import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling } from './errors';
+import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
 import { installAccessHooks } from './access-hooks';
-import { answerConnect, clientErrorHandler } from './raw-answers';
+import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from './raw-answers';
 import { installQueryCheck, parseQuery } from './query';
 import { health } from './operations/health';
 import { searchProducts } from './operations/search-products';
@@ -30,8 +29,9 @@ import { batchProducts } from './operations/batch-products';
 import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
-import { JSON_TYPE } from './json';
-import { installSecurityHeaders } from '../ops/security-headers';
+import { installOpenApi } from './openapi';
+import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
+import { installSecurityHeaders } from './security-headers';
 import type { Metrics } from '../ops/metrics';
 
 declare module 'fastify' {
@@ -79,78 +79,24 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
   trustProxy?: boolean;
+  /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
+  catalogueProblem?: CatalogueProblem;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const requestLog = new RequestLog(opts.logger);
-  const logger: FastifyBaseLogger | undefined = opts.logger; // fastify's view of the pino logger
-  const app = Fastify({
-    loggerInstance: logger,
-    logController: requestLog,
-    childLoggerFactory: (logger) => logger,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
-    bodyLimit: 64 * 1024,
-    requestTimeout: 30_000,
-    // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
-    http: { maxHeaderSize: 16 * 1024, headersTimeout: 10_000, connectionsCheckingInterval: 5_000 },
-    // While stopping, requests already on a connection are served (with Connection: close), not refused.
-    return503OnClosing: false,
-    // A malformed URL gets the same error shape, headers and log line as everything else
-    // (fastify does not log these requests itself: they never reach a route).
-    frameworkErrors: (err, req, reply) => {
-      reply.raw.once('finish', () => requestLog.requestCompleted(null, req, reply));
-      frameworkErrors(err, req, reply);
-    },
-    clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  app.server.on('connect', answerConnect(app));
+  const app = createServer(opts);
   installSecurityHeaders(app);
+  app.addHook('onRequest', requireHost);
+  if (opts.catalogueProblem) installCatalogueOutage(app, opts.catalogueProblem);
   opts.metrics?.install(app);
   app.setValidatorCompiler(compileValidator);
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app);
+  installErrorHandling(app, refusalCounter(opts.metrics));
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Cosmetics Catalogue API',
-        version: '1.0.0',
-        description:
-          'Read-only catalogue of cosmetics products with full INCI ingredient lists in label order, joined to a dictionary of canonical ingredients with safety data. Every operation has a stable operationId (the typed client in clients/typescript is generated from them).',
-        license: { name: 'MIT', identifier: 'MIT' },
-      },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
-      security: [{ apiKey: [] }],
-      tags: [
-        {
-          name: 'products',
-          description:
-            'Search, filter and fetch products with their full ingredient lists (by id, barcode or in batches of 50).',
-        },
-        { name: 'ingredients', description: 'Search and fetch canonical ingredients with their safety data.' },
-        {
-          name: 'labels',
-          description: "Analyse any ingredient label given as text, joined to this catalogue's ingredients.",
-        },
-        { name: 'service', description: 'Health and catalogue build information; no API key needed.' },
-      ],
-    },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { persistAuthorization: true, tryItOutEnabled: true },
-  });
-  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) =>
-    reply.type(JSON_TYPE).send(JSON.stringify(app.swagger())),
-  );
-
+  await installOpenApi(app);
   health(app);
   await app.register(async (v1) => {
     installAccessHooks(v1, opts.access);
@@ -164,5 +110,46 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     analyzeLabel(v1);
   });
   await opts.extend?.(app);
+  return app;
+}
+
+/** The error observer that counts refusals in the metrics (none without metrics). */
+function refusalCounter(metrics: Metrics | undefined): ErrorObserver | undefined {
+  return metrics && ((e) => metrics.refused(e));
+}
+
+/** The fastify instance with the ops limits and Node's early answers in the error shape; no routes yet. */
+function createServer(opts: AppOptions): FastifyInstance {
+  const requestLog = new RequestLog(opts.logger);
+  const logger: FastifyBaseLogger | undefined = opts.logger; // fastify's view of the pino logger
+  const observe = refusalCounter(opts.metrics);
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: requestLog,
+    childLoggerFactory: (logger) => logger,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
+    bodyLimit: 64 * 1024,
+    requestTimeout: 30_000,
+    // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
+    // Node's own Host check answers a bare 400: requireHost (raw-answers.ts) does it in the error shape.
+    http: {
+      maxHeaderSize: 16 * 1024,
+      headersTimeout: 10_000,
+      connectionsCheckingInterval: 5_000,
+      requireHostHeader: false,
+    },
+    // While stopping, requests already on a connection are served (with Connection: close), not refused.
+    return503OnClosing: false,
+    // A malformed URL gets the same error shape, headers and log line as everything else
+    // (fastify does not log these requests itself: they never reach a route).
+    frameworkErrors: (err, req, reply) => {
+      reply.raw.once('finish', () => requestLog.requestCompleted(null, req, reply));
+      frameworkErrors(err, req, reply, observe);
+    },
+    clientErrorHandler,
+    trustProxy: opts.trustProxy ?? false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('connect', answerConnect(app));
+  app.server.on('checkExpectation', answerExpectation(app));
   return app;
 }

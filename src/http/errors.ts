@@ -6,10 +6,13 @@
 // purpose (FRAMEWORK): those a request can cause to a 4xx/503 naming what is wrong, the
 // rest (set-up mistakes and bugs) to a logged 500. Headers a route set before the error
 // stay (X-Trial-Requests-Remaining is still true of a request charged and then refused).
+// An error answer to a request whose body is still arriving is sent once the body has
+// been read and discarded (src/http/unread-body.ts), so the client never sees a reset.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { errorCodes } from 'fastify';
 import { ApiError, type ErrorCode } from '../shared/errors';
-import { securityHeaders } from '../ops/security-headers';
+import { securityHeaders } from './security-headers';
+import { afterBody } from './unread-body';
 
 /** Longest path parameter the router matches (the 16 KiB header limit bounds the URL anyway). */
 export const MAX_PARAM_LENGTH = 16 * 1024;
@@ -101,7 +104,8 @@ export const FRAMEWORK: Record<keyof typeof errorCodes, Mapping> = {
   FST_ERR_HANDLER_TIMEOUT: ['unavailable', 'the request took too long; retry shortly'],
   FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT: BUG,
   FST_ERR_ROUTE_REWRITE_NOT_STR: BUG,
-  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: BUG,
+  // A body-carrying method (QUERY) without a Content-Type, on any route.
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: ['unsupported_media_type', 'Content-Type must be application/json'],
   FST_ERR_ROUTE_MISSING_CONTENT: BUG,
   FST_ERR_REOPENED_CLOSE_SERVER: BUG,
   FST_ERR_REOPENED_SERVER: BUG,
@@ -138,25 +142,44 @@ export function toApiError(err: FastifyError | Error): ApiError {
   return new ApiError('internal', 'Internal Server Error');
 }
 
+/** Told of every error answer (the metrics count refusals by it). */
+export type ErrorObserver = (e: ApiError) => void;
+const ignore: ErrorObserver = () => {};
+
 /** Sends an error in the spec's shape. */
-export function sendError(req: FastifyRequest, reply: FastifyReply, err: FastifyError | Error): void {
+export function sendError(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  err: FastifyError | Error,
+  observe: ErrorObserver = ignore,
+): void {
   const apiErr = toApiError(err);
   if (apiErr.statusCode >= 500 && apiErr.code !== 'unavailable')
     req.log.error({ reqId: req.id, err }, 'request failed');
-  reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
+  observe(apiErr);
+  afterBody(req, reply, () => {
+    reply.code(apiErr.statusCode).type('application/json; charset=utf-8').send(apiErr.body());
+  });
 }
 
 /**
  * Errors fastify raises before routing (malformed or over-long URL): the route hooks do not
  * run for them, so the security headers are added here.
  */
-export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(
+  err: FastifyError,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  observe: ErrorObserver = ignore,
+): void {
   reply.headers(securityHeaders(req.url));
-  sendError(req, reply, err);
+  sendError(req, reply, err, observe);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => sendError(req, reply, err));
+export function installErrorHandling(app: FastifyInstance, observe: ErrorObserver = ignore): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) =>
+    sendError(req, reply, err, observe),
+  );
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     const e = new ApiError(

@@ -7,10 +7,11 @@
 // or barcode twice keeps the first and reports the others).
 import * as fs from 'node:fs';
 import { LabelKeysBuilder } from '../builder/label-keys';
-import { readLines, type BadLine } from '../builder/source';
+import { readLines, type BadLine } from '../source/lines';
 import { compactKey } from '../labels/aliases';
 import { LabelJoiner } from '../labels/joiner';
-import { labelOnlyIngredient, type SourceIngredient } from '../sample/dictionary';
+import { labelOnlyIngredient } from '../source/ids';
+import type { SourceIngredient } from '../source/records';
 import { writeSource } from '../source/writer';
 import { gtinKey } from '../shared/text';
 import { mappingFrom } from './fields';

@@ -7,7 +7,7 @@ import { brandKey, gtinKey, isBarcode, phraseKey } from '../shared/text';
 import { joinEntries } from '../labels/join-entries';
 import type { LabelJoiner } from '../labels/joiner';
 import { mergeSections, parseLabel } from '../labels/parser';
-import { uuidV5 } from '../sample/ids';
+import { uuidV5 } from '../source/ids';
 import { categoryOf } from './categories';
 import { valueOf, type Mapping } from './fields';
 import type { Row } from './rows';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { readLines, SourceReadError, type BadLine } from '../builder/source';
+import { readLines, SourceReadError, type BadLine } from '../source/lines';
 
 export const FORMATS = ['csv', 'tsv', 'jsonl'] as const;
 export type Format = (typeof FORMATS)[number];

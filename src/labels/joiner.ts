@@ -83,6 +83,9 @@ export class JoinIndex<T> {
   }
 }
 
+/** Printed names longer than this join to nothing: longer than any CosIng INCI name (1,991 characters). */
+export const MAX_NAME_LENGTH = 2_000;
+
 /** Printed names longer than this join only as printed (exact name, alias or synonym). */
 export const MAX_TOLERANT_LENGTH = 150;
 
@@ -91,6 +94,7 @@ export class LabelJoiner<T> {
 
   /** The target a printed name stands for and how it was found, or null. */
   join(label: string): Join<T> | null {
+    if (label.length > MAX_NAME_LENGTH) return null;
     // The printed form first: most names join as printed, and the other forms cost more to make.
     const first = firstForm(label);
     const firstKey = exactKey(first);
@@ -266,8 +270,8 @@ function compactOfExact(key: string): string {
 export function exactKey(s: string): string {
   return fold(s)
     .toUpperCase()
-    .replace(/\s*\/\s*/g, '/')
     .replace(/\s+/g, ' ')
+    .replace(/ ?\/ ?/g, '/')
     .trim();
 }
 
@@ -341,10 +345,17 @@ function topGroups(s: string): string[] {
 
 /** The printed name without footnote marks and unbalanced outer brackets. */
 function baseForm(label: string): string {
-  return label
-    .replace(/[*†‡]+/g, '')
-    .replace(/^[[(]+|[\])]+$/g, (m) => (balanced(label) ? m : ''))
-    .trim();
+  const s = label.replace(/[*†‡]+/g, '');
+  return (balanced(label) ? s : trimBrackets(s)).trim();
+}
+
+/** The text without its leading opening and trailing closing brackets (a loop, not a regex: linear on any run). */
+function trimBrackets(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s[a] === '(' || s[a] === '[')) a++;
+  while (b > a && (s[b - 1] === ')' || s[b - 1] === ']')) b--;
+  return s.slice(a, b);
 }
 
 /** forms(label)[0] when it is the base form, else '' (the first form, made alone). */

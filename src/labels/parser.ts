@@ -215,24 +215,23 @@ function normalise(text: string): string {
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2028|\u2029/g, '\n')
     .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
-    .replace(/\.?[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists
+    .replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
     .trim();
 }
 
 /** Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…", "Sodium" + "Hydroxide, …"). */
 function unwrap(lines: readonly string[]): string[] {
   const out: string[] = [];
+  let prevListLike = false; // the last kept line has a separator (counted once per printed line: linear)
   for (const l of lines) {
     const prev = out[out.length - 1];
-    if (
-      prev !== undefined &&
-      separators(prev) >= 1 &&
-      separators(l) >= 1 &&
-      !/[,;.:]$/.test(prev) &&
-      !/^[^,]*:/.test(l)
-    ) {
+    const listLike = separators(l) >= 1;
+    if (prev !== undefined && prevListLike && listLike && !/[,;.:]$/.test(prev) && !/^[^,]*:/.test(l)) {
       out[out.length - 1] = prev.endsWith('-') ? prev + l : `${prev} ${l}`;
-    } else out.push(l);
+    } else {
+      out.push(l);
+      prevListLike = listLike;
+    }
   }
   return out;
 }
@@ -433,11 +432,18 @@ function cleanName(raw: string): string {
       .trim();
     if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
     s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
-    if (s.length > 1 && /^\(.*\)$/.test(s) && !/\)\s*\S.*\(/.test(s.slice(1, -1))) s = s.slice(1, -1).trim();
-    if (s.startsWith('(')) s = s.replace(/^\((?=[^)]*$)/, '').trim();
-    if (s.endsWith(')')) s = s.replace(/(?<=^[^(]*)\)$/, '').trim();
+    if (s.length > 1 && s.startsWith('(') && s.endsWith(')') && !twoGroups(s.slice(1, -1))) s = s.slice(1, -1).trim();
+    if (s.startsWith('(') && !s.includes(')')) s = s.slice(1).trim();
+    if (s.endsWith(')') && !s.includes('(')) s = s.slice(0, -1).trim();
   }
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
+}
+
+/** "A) x (B": a closing bracket, then printed text, then an opening one (the outer brackets of "(A) x (B)" are not one pair). */
+function twoGroups(inner: string): boolean {
+  const close = inner.indexOf(')');
+  const open = inner.lastIndexOf('(');
+  return close >= 0 && open > close && /\S/.test(inner.slice(close + 1, open));
 }
 
 /** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */

@@ -1,12 +1,14 @@
 // Prometheus metrics, served on their own (non-public) port. Guarantees: every finished
 // request costs one histogram observation labelled by route pattern (never the raw URL),
-// method and status; refusals are counted by status and reason, store errors and
-// catalogue reloads are counted, and the served catalogue's build date is a gauge.
+// method and status; every error answer the error handler sends with a refusal status
+// (400, 402, 403, 413, 415, 429, 503) is counted by status and reason (the handler passes
+// them to refused(); 404s and 500s are not refusals), store errors and catalogue reloads
+// are counted, and the served catalogue's build date is a gauge.
 import * as http from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CatalogueRef } from '../catalogue/read-model';
-import { toApiError } from '../http/errors';
+import type { ApiError } from '../shared/errors';
 import type { ReloadOutcome } from './catalogue-reloader';
 
 const REFUSED = new Set([400, 402, 403, 413, 415, 429, 503]);
@@ -74,7 +76,7 @@ export class Metrics {
     });
   }
 
-  /** Adds the per-request observation and the refusal count to an app (before its routes). */
+  /** Adds the per-request observation to an app (before its routes). */
   install(app: FastifyInstance): void {
     app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const route = req.routeOptions.url ?? 'unmatched';
@@ -87,11 +89,11 @@ export class Metrics {
       child.observe(reply.elapsedTime / 1000);
       done();
     });
-    app.addHook('onError', (_req: FastifyRequest, _reply: FastifyReply, err: FastifyError, done: () => void) => {
-      const e = toApiError(err);
-      if (REFUSED.has(e.statusCode)) this.refusals.inc({ status: e.statusCode, reason: e.reason });
-      done();
-    });
+  }
+
+  /** Counts an error answer by status and reason when it is a refusal (called by the app's error handler). */
+  refused(e: Pick<ApiError, 'statusCode' | 'reason'>): void {
+    if (REFUSED.has(e.statusCode)) this.refusals.inc({ status: e.statusCode, reason: e.reason });
   }
 
   storeError(): void {

@@ -6,7 +6,7 @@
 import { labelCase } from './casing';
 import { CosingRow, sortableDate } from './cosing';
 import { mapFunctions } from './functions';
-import { uuidV5 } from './ids';
+import { uuidV5 } from '../source/ids';
 import { compactKey } from '../labels/aliases';
 import type { IngredientCategory, Rating, SourceIngredient } from '../source/records';
 
@@ -23,10 +23,6 @@ const MAX_OTHER_NAMES = 12;
 
 export function ingredientId(inci: string): string {
   return uuidV5(`cosing:${inci.toUpperCase()}`);
-}
-
-export function labelIngredientId(key: string): string {
-  return uuidV5(`label:${key}`);
 }
 
 /** Group rows by upper-case INCI name; the newest update (then highest ref) comes first. */
@@ -72,24 +68,6 @@ export function buildIngredient(inci: string, group: readonly CosingRow[], e: En
     iupac_name: iupacName(group[0].description, inci),
     other_names: others.length > 0 ? others.join(', ') : null,
     category: e.tag(inci, cosingFunctions),
-  };
-}
-
-/** A canonical ingredient for a label name that matches no CosIng entry: cleaned name, other fields null. */
-export function labelOnlyIngredient(key: string, name: string): SourceIngredient {
-  return {
-    id: labelIngredientId(key),
-    name,
-    rating: null,
-    irritancy: null,
-    comedogenicity: null,
-    functions: [],
-    cas_number: null,
-    ec_number: null,
-    ph_eur_name: null,
-    iupac_name: null,
-    other_names: null,
-    category: null,
   };
 }
 

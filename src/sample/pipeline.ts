@@ -13,7 +13,7 @@ import { labelCase } from './casing';
 import { readCosdnaIngredients, readKgImages, readKgProducts } from './cosdna';
 import { readCosing } from './cosing';
 import { readCurlsIngredients, readCurlsProducts } from './curlsbot';
-import { buildIngredient, groupCosing, labelOnlyIngredient, SourceIngredient } from './dictionary';
+import { buildIngredient, groupCosing, SourceIngredient } from './dictionary';
 import { readFulton } from './fulton';
 import { Joiner, MAX_TOLERANT_LENGTH, type JoinHow } from '../labels/joiner';
 import { joinEntries } from '../labels/join-entries';
@@ -24,7 +24,7 @@ import { readSephoraInfo } from './sephora-info';
 import { ratingOf } from './ratings';
 import { ScoreBook } from './scores';
 import { freeFromTag } from './tags';
-import { uuidV5 } from './ids';
+import { labelOnlyIngredient, uuidV5 } from '../source/ids';
 import type { SourceProduct } from '../source/records';
 
 export type { SourceProduct };

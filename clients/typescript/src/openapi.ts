@@ -1131,7 +1131,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description One label's ingredient text as printed (line breaks allowed), 1 to 20,000 characters. */
+                    /** @description One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters. */
                     text: string;
                 };
             };

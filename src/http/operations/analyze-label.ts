@@ -1,7 +1,7 @@
 // POST /v1/labels/analyze — one label's ingredient text in; its entries in label order,
 // each joined to an ingredient of the served catalogue or unrecognised, the five
 // contains_* flags and the counts out (api-spec.md 4.9). Guarantees: JSON bodies only
-// (415 otherwise), strict body {"text"} of 1 to 20,000 characters holding a letter or
+// (415 otherwise), strict body {"text"} of 1 to 100,000 characters holding a letter or
 // digit (400 naming the field); charged as one call like every /v1 request.
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
@@ -9,7 +9,7 @@ import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
-export const MAX_LABEL_TEXT = 20_000;
+export const MAX_LABEL_TEXT = 100_000;
 
 const Body = Type.Object({
   text: Type.String({
@@ -17,7 +17,7 @@ const Body = Type.Object({
     maxLength: MAX_LABEL_TEXT,
     'x-unicode-pattern': LETTER_OR_DIGIT,
     'x-message': 'must be a string holding at least one letter or digit',
-    description: "One label's ingredient text as printed (line breaks allowed), 1 to 20,000 characters.",
+    description: "One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters.",
   }),
 });
 
@@ -35,7 +35,7 @@ export function analyzeLabel(app: Api): void {
         querystring: Type.Object({}),
         response: { 200: LabelAnalysis, ...errors(400, 402, 403, 415, 429, 503) },
       },
-      bodyLimit: 256 * 1024, // 20,000 characters of any kind, JSON-escaped, fit
+      bodyLimit: 640 * 1024, // 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit
       preValidation: (req, _reply, done) => {
         if (req.headers['content-type'] === undefined)
           done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));

@@ -5,6 +5,7 @@ import type { Api } from '../api';
 import { Product, Uuid, errors } from '../schemas';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
+import { AnswerBuffers } from '../answer-buffers';
 
 const Body = Type.Object({
   ids: Type.Array(Uuid('Product id; letter case is ignored.'), {
@@ -15,6 +16,7 @@ const Body = Type.Object({
 });
 
 export function batchProducts(app: Api): void {
+  const buffers = new AnswerBuffers();
   app.post(
     '/v1/products/batch',
     {
@@ -35,7 +37,8 @@ export function batchProducts(app: Api): void {
     },
     (req, reply) => {
       const ids = req.body.ids.map((id) => id.toLowerCase());
-      sendJson(reply.header('X-Item-Count', ids.length), app.catalogue().batch(ids));
+      const body = app.catalogue().batch(ids, (size) => buffers.lend(size, reply.raw));
+      sendJson(reply.header('X-Item-Count', ids.length), body);
     },
   );
 }

@@ -19,7 +19,7 @@ import { ingredients, products } from './support/fixture';
 const BUILDS = 100;
 
 test(`${BUILDS} builds in one process all finish, and the process exits 0`, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-worker-end-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-gzip-process-end-'));
   try {
     writeSource(path.join(dir, 'src'), { ingredients, products });
     const script = `
@@ -58,7 +58,7 @@ function childrenNamed(part: string): number[] {
 }
 
 test('a gzip process that dies mid-build fails the build with a message and leaves no file', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-worker-dies-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-gzip-process-dies-'));
   try {
     await generateCatalogue({ outDir: path.join(dir, 'src'), products: 5000, ingredients: 2000, seed: 1 });
     const outFile = path.join(dir, 'c.db');
@@ -67,7 +67,7 @@ test('a gzip process that dies mid-build fails the build with a message and leav
     const failed = assert.rejects(build, /the gzip process stopped \(SIGKILL\)/);
     let killed = 0;
     while (killed === 0) {
-      for (const pid of childrenNamed('gzip-worker')) killed += Number(process.kill(pid, 'SIGKILL'));
+      for (const pid of childrenNamed('gzip-process')) killed += Number(process.kill(pid, 'SIGKILL'));
       await sleep(10);
     }
     await failed;

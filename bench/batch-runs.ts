@@ -1,0 +1,126 @@
+// `node dist/bench/batch-runs.js [--old DIR] [--rounds N] [--runs N] [--duration S]`: the batch of
+// 50 against product by id, run after run on one server, so that a run slower than the next
+// shows. Each round starts the service of this checkout (and of DIR's, another checkout's
+// build, in turn: new, old, new, old, …) on the benchmark catalogue (bench/catalogue.ts,
+// --products as `npm run bench`), measures product by id once and then the batch RUNS times
+// in a row. Guarantees: every figure is the server's CPU per request over the measured
+// window; page faults and the server's anonymous and file-backed resident memory are read
+// from /proc after each run; both servers use the same access store, key and requests.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cpus } from 'node:os';
+import { openAdmin } from '../src/access';
+import { ensureCatalogue, log } from './catalogue';
+import { runLoad } from './load';
+import { parseOptions } from './options';
+import { startService } from './servers';
+import { buildWorkload, type BenchRequest } from './workload';
+
+interface Run {
+  checkout: string;
+  round: number;
+  scenario: string;
+  cpuUs: number;
+  /** Minor and major page faults per request (warm-up included). */
+  minorFaults: number;
+  majorFaults: number;
+  rssAnonMiB: number;
+  rssFileMiB: number;
+}
+
+/** minflt and majflt of a process (/proc/PID/stat fields 10 and 12). */
+function faults(pid: number): [number, number] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [Number(f[7]), Number(f[9])];
+}
+
+/** RssAnon and RssFile of a process, in MiB. */
+export function rssParts(pid: number): { anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
+}
+
+function take(argv: string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const old = take(argv, '--old');
+  const rounds = Number(take(argv, '--rounds') ?? 2);
+  const runs = Number(take(argv, '--runs') ?? 5);
+  const o = parseOptions(argv, process.env, cpus().length);
+  const dist = resolve(__dirname, '..');
+  const root = resolve(dist, '..');
+  const cat = await ensureCatalogue(root, o);
+  const w = buildWorkload(cat.file, o.seed);
+  const work = join(root, 'var', 'bench', `batch-runs-${process.pid}`);
+  mkdirSync(work, { recursive: true });
+  const plans = join(work, 'plans.json');
+  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
+  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
+  const access = `sqlite:${join(work, 'access.sqlite')}`;
+  const admin = await openAdmin(access, { plansFile: plans });
+  const key = (await admin.createKey('bench')).key;
+  await admin.close();
+  const checkouts = old === undefined ? [root] : [root, resolve(old)];
+  const out: Run[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const checkout of checkouts) {
+      const logFile = join(work, `serve-${round}.log`);
+      const server = await startService(checkout, { catalogue: cat.file, access, plans, logFile });
+      try {
+        const measure = async (scenario: string, requests: BenchRequest[]) => {
+          const headers: Record<string, string> = { 'x-api-key': key };
+          if (requests[0].method === 'POST') headers['content-type'] = 'application/json';
+          const [minor0, major0] = faults(server.pid);
+          const r = await runLoad(dist, work, scenario, {
+            url: server.url,
+            connections: o.connections,
+            duration: o.duration,
+            warmup: o.warmup,
+            headers,
+            requests,
+            serverPid: server.pid,
+          });
+          const [minor1, major1] = faults(server.pid);
+          const all = r.requests * (1 + o.warmup / o.duration); // faults are counted over the warm-up too
+          const mem = rssParts(server.pid);
+          const run: Run = {
+            checkout: checkout === root ? 'new' : 'old',
+            round,
+            scenario,
+            cpuUs: ((r.serverCpuMs ?? NaN) * 1000) / r.requests,
+            minorFaults: (minor1 - minor0) / all,
+            majorFaults: (major1 - major0) / all,
+            rssAnonMiB: mem.anon,
+            rssFileMiB: mem.file,
+          };
+          out.push(run);
+          log(
+            `${run.checkout} round ${round} ${scenario}: ${run.cpuUs.toFixed(0)} µs/req, faults/req ` +
+              `${run.minorFaults.toFixed(1)} minor ${run.majorFaults.toFixed(2)} major, ` +
+              `RssAnon ${mem.anon.toFixed(0)} MiB, RssFile ${mem.file.toFixed(0)} MiB`,
+          );
+        };
+        await measure('product-by-id', w.productById);
+        for (let i = 1; i <= runs; i++) await measure(`batch-${i}`, w.batch);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  process.stdout.write(JSON.stringify(out, null, 1) + '\n');
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  process.stderr.write(`batch-runs: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
