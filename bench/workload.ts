@@ -4,6 +4,9 @@
 // enough that the load generator cycles through many distinct requests.
 import Database from 'better-sqlite3';
 import { words } from '../src/shared/text';
+import { LAST_PAGE } from '../src/shared/paging';
+import { PRODUCT_CATEGORIES } from '../src/source/records';
+import { FREE_PARAM } from '../src/http/no-match';
 import { entryTails, unpackProduct } from '../src/catalogue/format';
 
 export interface BenchRequest {
@@ -31,8 +34,7 @@ export interface Workload {
 
 /** Requests per list: enough distinct requests, few enough that every connection prebuilds its copy quickly. */
 const SIZE = 5_000;
-const FREE = ['fragrance_free', 'alcohol_free', 'paraben_free', 'sulfate_free', 'silicone_free'];
-const CATEGORIES = ['skincare', 'suncare', 'makeup', 'haircare', 'body/bath', 'fragrance', 'other'];
+const FREE = Object.values(FREE_PARAM);
 
 export function buildWorkload(file: string, seed: number): Workload {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -118,7 +120,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       if (r < 0.6) return search(p, run(pick(titles)));
       if (r < 0.75) return search(p, prefix(pick(rnd() < 0.5 ? brandWords : nameWords)));
       if (r < 0.85) return search(p, rnd() < 0.5 ? nonsense() : `${pick(brandWords)} ${nonsense()}`);
-      return search(p, pick(nameWords), int(10, 51));
+      return search(p, pick(nameWords), int(10, LAST_PAGE));
     };
 
     const filter = (): BenchRequest => {
@@ -130,7 +132,7 @@ export function buildWorkload(file: string, seed: number): Workload {
       if (r < 0.2) flags(1);
       else if (r < 0.4) {
         flags(int(2, 4));
-        if (rnd() < 0.5) params.category = pick(CATEGORIES);
+        if (rnd() < 0.5) params.category = pick(PRODUCT_CATEGORIES);
       } else if (r < 0.55) {
         params.brand = pick(brands);
         if (rnd() < 0.3) flags(1);
@@ -143,9 +145,9 @@ export function buildWorkload(file: string, seed: number): Workload {
       } else {
         params.has_ingredient = pick(common);
         params.excludes_ingredient = pick(common);
-        params.category = pick(CATEGORIES);
+        params.category = pick(PRODUCT_CATEGORIES);
       }
-      if (rnd() < 0.15) params.page = String(int(10, 51));
+      if (rnd() < 0.15) params.page = String(int(10, LAST_PAGE));
       return get(`/v1/products?${qs(params)}`);
     };
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BUILT_IN_PLANS, loadPlans, monthOf, openAccess } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
+import { PLANS } from './support/plans';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'catalogue.js');
 const run = promisify(execFile);
@@ -47,14 +48,7 @@ function writePlans(name: string, doc: unknown): string {
   return file;
 }
 
-const BENCH = {
-  name: 'bench',
-  trial: null,
-  monthlyIncluded: null,
-  monthlyCeiling: null,
-  ratePerSecond: null,
-  barcode: true,
-};
+const BENCH = PLANS.bench;
 
 describe('keys command', () => {
   const store = `sqlite:${join(dir, 'keys.sqlite')}`;

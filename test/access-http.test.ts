@@ -12,18 +12,9 @@ import { startServer } from '../src/server';
 import { MESSAGES } from '../src/shared/errors';
 import { buildFixture, productId } from './support/fixture';
 import { serveProcess, type ServeProcess } from './support/serve-process';
+import { PLANS } from './support/plans';
 
-const PLANS = [
-  {
-    name: 'trial-free',
-    trial: { requests: 100, days: 14 },
-    monthlyIncluded: null,
-    monthlyCeiling: null,
-    ratePerSecond: null,
-    barcode: true,
-  },
-  { name: 'capped', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
-];
+const TEST_PLANS = [PLANS.trialFree, PLANS.capped];
 const REDIS = 'redis://127.0.0.1:6379/14';
 
 let dir: string;
@@ -32,7 +23,7 @@ let plans: string;
 before(async () => {
   ({ file: catalogue, dir } = await buildFixture());
   plans = join(dir, 'plans.json');
-  writeFileSync(plans, JSON.stringify(PLANS));
+  writeFileSync(plans, JSON.stringify(TEST_PLANS));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 

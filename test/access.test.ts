@@ -12,20 +12,9 @@ import { randomBytes } from 'node:crypto';
 import type { default as Redis, RedisOptions } from 'ioredis';
 import { openAccess, openAdmin, type AccessAdmin, type Clock } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
+import { PLANS } from './support/plans';
 
-const TEST_PLANS = [
-  {
-    name: 'trial-free',
-    trial: { requests: 100, days: 14 },
-    monthlyIncluded: null,
-    monthlyCeiling: null,
-    ratePerSecond: null,
-    barcode: true,
-  },
-  { name: 'capped', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: null, barcode: false },
-  { name: 'paid', trial: null, monthlyIncluded: 10, monthlyCeiling: 50, ratePerSecond: null, barcode: false },
-  { name: 'unlimited', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
-];
+const TEST_PLANS = [PLANS.trialFree, PLANS.capped, PLANS.paid, PLANS.unlimited];
 const JAN_31_LAST_MS = Date.UTC(2025, 0, 31, 23, 59, 59, 999);
 const DAY = 86_400_000;
 const REDIS_URL = 'redis://127.0.0.1:6379/14';

@@ -11,7 +11,7 @@ import { runPipeline, PipelineResult } from '../src/sample/pipeline';
 import { writeSource } from '../src/source/writer';
 import { renderReport } from '../src/sample/report';
 import { isValidGtin } from '../src/source/barcodes';
-import { gtinKey, isUuid } from '../src/shared/text';
+import { gtinKey, isBarcode, isUuid } from '../src/shared/text';
 
 const ROOT = path.join(__dirname, '..', '..');
 const RAW = path.join(ROOT, 'test', 'fixtures', 'raw-excerpts');
@@ -52,7 +52,7 @@ function problems(r: Pick<PipelineResult, 'ingredients' | 'products'>): string[]
     if (!CATEGORIES.has(p.category)) out.push(`category ${p.category}`);
     if (p.image_url !== null && !/^https?:\/\//.test(p.image_url)) out.push(`image ${p.image_url}`);
     for (const b of p.barcodes) {
-      if (!/^\d{8,14}$/.test(b) || !isValidGtin(b) || keys.has(gtinKey(b))) out.push(`barcode ${b}`);
+      if (!isBarcode(b) || !isValidGtin(b) || keys.has(gtinKey(b))) out.push(`barcode ${b}`);
       keys.add(gtinKey(b));
     }
     for (const e of p.ingredients) {

@@ -35,3 +35,19 @@ test('a keyword the validator does not check makes startup fail loudly', async (
 test('the schemas the validator enforces still start', async () => {
   await startWith(Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: 1 })) }));
 });
+
+test('a body field is required exactly when the schema says so', async () => {
+  const app = Fastify();
+  app.setValidatorCompiler(compileValidator);
+  app.post('/x', { schema: { body: Type.Object({ a: Type.String(), b: Type.Optional(Type.String()) }) } }, () => 'ok');
+  try {
+    const post = async (body: object) => {
+      const r = await app.inject({ method: 'POST', url: '/x', payload: body });
+      return r.statusCode === 200 ? 'ok' : r.json<{ message: string }>().message;
+    };
+    assert.equal(await post({ a: 'x' }), 'ok');
+    assert.equal(await post({ b: 'x' }), 'a is required; the body must be a JSON object with "a", "b"');
+  } finally {
+    await app.close();
+  }
+});

@@ -7,9 +7,17 @@
 // noone`) until a newer epoch is named (at most FENCE_MS) it writes nowhere: requests get 503
 // rather than counts the old primary would lose. See docs/metering.md, Failover.
 import { createConnection, Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import Redis, { AbstractConnector, type RedisOptions } from 'ioredis';
-import type { RedisSpec } from './redis-spec';
+
+/** What a Sentinel client needs of a parsed store spec (redis-spec.ts's RedisSpec is one; no import back to it). */
+export interface SentinelSpec {
+  hosts: { host: string; port: number }[];
+  db: number;
+  master?: string;
+  tls?: ConnectionOptions;
+  sentinelPassword?: string;
+}
 
 /** Longest time without a primary once a promotion has started (a failover may be aborted). */
 const FENCE_MS = 5000;
@@ -29,7 +37,7 @@ interface Target {
 }
 
 /** A client of the primary the Sentinels of `s` name `s.master`, with `common`'s behaviour. */
-export function sentinelClient(s: RedisSpec, common: RedisOptions): Redis {
+export function sentinelClient(s: SentinelSpec, common: RedisOptions): Redis {
   const target: Target = { named: null, fencedUntil: 0, fencedEpoch: 0 };
   const redis = new Redis({ ...common, db: s.db, Connector: connectorTo(target, s) });
   new Follower(s, redis, target).start();
@@ -37,7 +45,7 @@ export function sentinelClient(s: RedisSpec, common: RedisOptions): Redis {
 }
 
 /** The address to connect to, or why there is none. */
-function current(t: Target, s: RedisSpec): Named | string {
+function current(t: Target, s: SentinelSpec): Named | string {
   if (t.named === null)
     return `no Sentinel at ${s.hosts.map((h) => `${h.host}:${h.port}`).join(',')} names ${s.master}`;
   if (t.named.epoch <= t.fencedEpoch && Date.now() < t.fencedUntil) return `${s.master} is failing over`;
@@ -48,7 +56,7 @@ function current(t: Target, s: RedisSpec): Named | string {
  * Ioredis' connector to the current target at each (re)connection; without one, a connection
  * that fails at once (ioredis retries it as any failed connection).
  */
-function connectorTo(t: Target, s: RedisSpec) {
+function connectorTo(t: Target, s: SentinelSpec) {
   return class extends AbstractConnector {
     constructor(o: unknown) {
       super((o as RedisOptions).disconnectTimeout ?? 2000);
@@ -97,7 +105,7 @@ class Follower {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly s: RedisSpec,
+    private readonly s: SentinelSpec,
     private readonly redis: Redis,
     private readonly t: Target,
   ) {

@@ -1,38 +1,41 @@
 // The catalogue file format: the one contract between `catalogue build` (writer)
 // and the read model (reader). Guarantees: every response body the service sends
-// for a product or ingredient is rendered here, once, at build time; serving sends
-// these bytes as stored or concatenates them. A file whose meta.format/schema_version differ is
-// not a catalogue this code can serve.
+// for a product or ingredient is rendered here, once, at build time, with the fields
+// of its record schema (answers.ts); serving sends these bytes as stored or
+// concatenates them. A file whose meta.format/schema_version differ is not a
+// catalogue this code can serve.
 import { words, brandKey, phraseKey } from '../shared/text';
+import { Ingredient, IngredientSearchItem, Product, ProductSummary, pick } from './answers';
 
 export const FORMAT = 'cosmetics-catalogue';
 export const SCHEMA_VERSION = '5';
 
-import { LIMITS, type IngredientCategory, type SourceIngredient, type SourceProduct } from '../source/records';
+import {
+  INGREDIENT_CATEGORIES,
+  LIMITS,
+  type IngredientCategory,
+  type SourceIngredient,
+  type SourceProduct,
+} from '../source/records';
 
-/** Bit of each free-from tag in products.flags (bit set = the product contains it). */
-export const FLAG_BIT: Record<IngredientCategory, number> = {
-  fragrance: 1,
-  drying_alcohol: 2,
-  parabens: 4,
-  sulfates: 8,
-  silicones: 16,
-};
+/**
+ * Bit of each free-from tag in products.flags (bit set = the product contains it): bit i for
+ * INGREDIENT_CATEGORIES[i] (fragrance 1, drying_alcohol 2, parabens 4, sulfates 8, silicones 16).
+ */
+export const FLAG_BIT = Object.fromEntries(INGREDIENT_CATEGORIES.map((c, i) => [c, 1 << i])) as Record<
+  IngredientCategory,
+  number
+>;
 
-/** Label join index kinds (label_keys.kind): the tables of src/labels/joiner.ts JoinIndex. */
-export const LABEL_KEY_KINDS = ['exact', 'compact', 'alias', 'synonym', 'spelling'] as const;
-export type LabelKeyKind = (typeof LABEL_KEY_KINDS)[number];
+/** Label join index kinds: label_keys.kind is an index in this list (the tables of src/labels/joiner.ts JoinIndex). */
+export { LABEL_KEY_KINDS } from '../labels/joiner';
 
 /** The five contains_* fields of a product (2.3) from its flag bits: the one rule products and label analyses share. */
 export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {
-  const has = (c: IngredientCategory) => (flags & FLAG_BIT[c]) !== 0;
-  return {
-    contains_fragrance: has('fragrance'),
-    contains_drying_alcohol: has('drying_alcohol'),
-    contains_parabens: has('parabens'),
-    contains_sulfates: has('sulfates'),
-    contains_silicones: has('silicones'),
-  };
+  return Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [`contains_${c}`, (flags & FLAG_BIT[c]) !== 0])) as Record<
+    `contains_${IngredientCategory}`,
+    boolean
+  >;
 }
 
 /** Term index kinds (search_terms.kind). */
@@ -100,21 +103,9 @@ export interface ProductRow {
 /** Renders one ingredient (ids lower-cased) into its row: record (2.5) and search item (2.6). */
 export function renderIngredient(ord: number, ing: SourceIngredient): IngredientRow {
   const id = ing.id.toLowerCase();
-  const record = JSON.stringify({
-    id,
-    name: ing.name,
-    rating: ing.rating,
-    irritancy: ing.irritancy,
-    comedogenicity: ing.comedogenicity,
-    functions: ing.functions,
-    cas_number: ing.cas_number,
-    ec_number: ing.ec_number,
-    ph_eur_name: ing.ph_eur_name,
-    iupac_name: ing.iupac_name,
-    other_names: ing.other_names,
-    category: ing.category,
-  });
-  const search_item = JSON.stringify({ id, name: ing.name, other_names: ing.other_names, rating: ing.rating });
+  const fields = { ...ing, id };
+  const record = JSON.stringify(pick(Ingredient, fields));
+  const search_item = JSON.stringify(pick(IngredientSearchItem, fields));
   return { ord, id, name: ing.name, name_key: phraseKey(ing.name), record, search_item };
 }
 
@@ -131,7 +122,7 @@ export interface RenderedIngredients {
 /** Renders one product: its row, whose `packed` answer leaves out the ingredient records. */
 export function renderProduct(ord: number, p: SourceProduct, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
-  const summary = JSON.stringify({ id, brand: p.brand, name: p.name, category: p.category, image_url: p.image_url });
+  const summary = JSON.stringify(pick(ProductSummary, { ...p, id }));
   let flags = 0;
   const ords = ingredients.ords(p);
   const entries = p.ingredients.map((e, i) => {
@@ -140,16 +131,7 @@ export function renderProduct(ord: number, p: SourceProduct, ingredients: Render
     if (cat) flags |= FLAG_BIT[cat];
     return { ord: iord, label: JSON.stringify(e.label_name), concentration: e.concentration };
   });
-  const full = JSON.stringify({
-    id,
-    brand: p.brand,
-    name: p.name,
-    image_url: p.image_url,
-    category: p.category,
-    origin: p.origin,
-    ...containsFields(flags),
-    ingredients: [],
-  });
+  const full = JSON.stringify(pick(Product, { ...p, id, ...containsFields(flags), ingredients: [] }));
   return {
     ord,
     id,

@@ -36,7 +36,7 @@ export class LabelAnalyser {
     });
   }
 
-  /** The analysis of one label text as JSON (schema LabelAnalysis, src/http/schemas.ts). */
+  /** The analysis of one label text as JSON (schema LabelAnalysis, src/catalogue/answers.ts). */
   analyse(text: string): string {
     const parsed = parseLabel(text);
     let flags = 0;

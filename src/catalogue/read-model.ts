@@ -28,9 +28,8 @@ import { ProductIds } from './product-ids';
 import { Searcher } from './search';
 import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
+import { PAGE_SIZE } from '../shared/paging';
 import { LabelAnalyser } from './label-analysis';
-
-export const PAGE_SIZE = 20;
 
 /** SQLite maps this much of a catalogue file at most (its own ceiling is 2 GiB on this build). */
 const MMAP_BYTES = 2 ** 31 - 2 ** 16;

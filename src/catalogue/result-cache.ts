@@ -1,10 +1,7 @@
 // Query results kept for reuse: the reachable rows (51 pages of 20) and the total of a
 // query, least recently used dropped first. Guarantees: an entry never goes stale (a
 // catalogue never changes; a new file gets a new read model and empty caches); memory is
-// bounded by entries × 1,020 ords.
-
-/** Rows a client can reach: 51 pages of 20. */
-export const REACHABLE = 1020;
+// bounded by entries × 1,020 ords (REACHABLE, src/shared/paging.ts).
 
 export interface CachedResult {
   ords: Int32Array;

@@ -10,7 +10,8 @@
 // queries with many matches are ranked once and their reachable rows kept in a small
 // LRU (the catalogue never changes).
 import type { TextIndex } from './text-index';
-import { REACHABLE, ResultCache, rows } from './result-cache';
+import { ResultCache, rows } from './result-cache';
+import { REACHABLE } from '../shared/paging';
 
 export interface Field {
   index: TextIndex;

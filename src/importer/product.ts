@@ -3,7 +3,7 @@
 // (docs/import.md), so re-importing the same rows keeps the ids; every label entry is
 // kept in label order, joined to a dictionary ingredient or to a label-only one; a
 // value that breaks the source contract is dropped and reported, never written.
-import { brandKey, gtinKey, phraseKey } from '../shared/text';
+import { brandKey, gtinKey, isBarcode, phraseKey } from '../shared/text';
 import { joinEntries } from '../labels/join-entries';
 import type { LabelJoiner } from '../labels/joiner';
 import { mergeSections, parseLabel } from '../labels/parser';
@@ -45,7 +45,7 @@ export function productOf(
   const text = valueOf(row, map.ingredients);
   if (name === null && brand === null && text === null) return 'no name, brand or ingredient text';
   const code = valueOf(row, map.barcode)?.replace(/[\s-]/g, '') ?? null;
-  const barcodes = code !== null && /^\d{8,14}$/.test(code) ? [code] : [];
+  const barcodes = isBarcode(code) ? [code] : [];
   if (code !== null && barcodes.length === 0)
     notes.push(`barcode "${code.slice(0, 40)}" is not 8 to 14 digits (dropped)`);
   const image = valueOf(row, map.image_url);

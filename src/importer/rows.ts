@@ -12,7 +12,8 @@ import type { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { readLines, SourceReadError, type BadLine } from '../source/lines';
 
-export type Format = 'csv' | 'tsv' | 'jsonl';
+export const FORMATS = ['csv', 'tsv', 'jsonl'] as const;
+export type Format = (typeof FORMATS)[number];
 export type Row = Readonly<Record<string, unknown>>;
 export interface ReadRow {
   line: number;

@@ -25,6 +25,10 @@ export interface Join<T> {
   how: Exclude<JoinHow, 'none'>;
 }
 
+/** The kinds of key a JoinIndex holds, one table each (a catalogue stores them by index in this list). */
+export const LABEL_KEY_KINDS = ['exact', 'compact', 'alias', 'synonym', 'spelling'] as const;
+export type LabelKeyKind = (typeof LABEL_KEY_KINDS)[number];
+
 /** The lookup tables a joiner reads; keys are exactKey (exact) or compactKey (the others). */
 export class JoinIndex<T> {
   readonly exact = new Map<string, T>();
@@ -48,7 +52,7 @@ export class JoinIndex<T> {
   }
 
   /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
-  restore(kind: 'exact' | 'compact' | 'alias' | 'synonym' | 'spelling', key: string, target: T): void {
+  restore(kind: LabelKeyKind, key: string, target: T): void {
     if (kind === 'exact') {
       this.exact.set(key, target);
       this.spelling.addWords(key);

@@ -2,6 +2,7 @@
 // rate of every nullable field beside the rate the API spec states, and the most
 // frequent label names that did not join. Guarantees: deterministic text.
 import { PipelineResult } from './pipeline';
+import { INGREDIENT_CATEGORIES, RATINGS } from '../source/records';
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)} %`);
 
@@ -66,8 +67,8 @@ export function renderReport(r: PipelineResult): string {
   L.push('| value | ingredients | products containing one |', '|---|---|---|');
   const byId = new Map(ingredients.map((i) => [i.id, i]));
   for (const [field, values] of [
-    ['category', ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones']],
-    ['rating', ['direct actives', 'supporting actives', 'sensitizers']],
+    ['category', INGREDIENT_CATEGORIES],
+    ['rating', RATINGS],
   ] as const) {
     for (const v of values) {
       const n = ingredients.filter((i) => i[field] === v).length;

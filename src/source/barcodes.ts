@@ -3,7 +3,7 @@
 // 3,1,3,… from the right) of any GTIN body; `isValidGtin` accepts exactly 8 to 14
 // digits whose last digit is the check digit of the rest; a `BarcodeAllocator` never
 // hands out two codes that are equal once leading zeros are removed (gtinKey).
-import { gtinKey } from '../shared/text';
+import { gtinKey, isBarcode } from '../shared/text';
 
 /** GS1 check digit of the digits that precede it (any GTIN length), as one character. */
 export function checkDigit(body: string): string {
@@ -17,7 +17,7 @@ export function checkDigit(body: string): string {
 
 /** True when `code` is 8 to 14 digits and its last digit is the check digit of the rest. */
 export function isValidGtin(code: string): boolean {
-  return /^\d{8,14}$/.test(code) && checkDigit(code.slice(0, -1)) === code.slice(-1);
+  return isBarcode(code) && checkDigit(code.slice(0, -1)) === code.slice(-1);
 }
 
 /** `body` followed by its check digit. */

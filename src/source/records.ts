@@ -7,6 +7,7 @@
 // lines) are checked by the builder.
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { BARCODE_PATTERN, UUID_PATTERN } from '../shared/text';
 
 /** Free-from tags an ingredient can trigger, in the order of the product's free_from flags. */
 export const INGREDIENT_CATEGORIES = ['fragrance', 'drying_alcohol', 'parabens', 'sulfates', 'silicones'] as const;
@@ -35,7 +36,6 @@ export const LIMITS = {
   ingredients: 1_000,
 } as const;
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const RANGE = '^[0-5](-[0-5])?$';
 
 const Enum = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v as T[number])));
@@ -48,7 +48,7 @@ export const RatingSchema = Enum(RATINGS);
 
 export const SourceIngredientSchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID }),
+    id: Type.String({ pattern: UUID_PATTERN }),
     name: Text(LIMITS.name),
     rating: Nullable(RatingSchema),
     irritancy: Nullable(Type.String({ pattern: RANGE })),
@@ -67,7 +67,7 @@ export type SourceIngredient = Static<typeof SourceIngredientSchema>;
 
 export const SourceProductEntrySchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID }),
+    id: Type.String({ pattern: UUID_PATTERN }),
     label_name: Text(LIMITS.text),
     concentration: Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 100 })),
   },
@@ -77,13 +77,13 @@ export type SourceProductEntry = Static<typeof SourceProductEntrySchema>;
 
 export const SourceProductSchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID }),
+    id: Type.String({ pattern: UUID_PATTERN }),
     brand: Nullable(Text(LIMITS.name)),
     name: Nullable(Text(LIMITS.name)),
     category: Nullable(ProductCategorySchema),
     origin: Nullable(Text(LIMITS.text)),
     image_url: Nullable(Type.String({ pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: LIMITS.url })),
-    barcodes: Type.Array(Type.String({ pattern: '^[0-9]{8,14}$' }), { maxItems: LIMITS.barcodes }),
+    barcodes: Type.Array(Type.String({ pattern: BARCODE_PATTERN }), { maxItems: LIMITS.barcodes }),
     ingredients: Type.Array(SourceProductEntrySchema, { maxItems: LIMITS.ingredients }),
   },
   { additionalProperties: false },

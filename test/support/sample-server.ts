@@ -8,20 +8,10 @@ import pino from 'pino';
 import { buildCatalogue } from '../../src/builder';
 import { openAdmin } from '../../src/access';
 import { startServer, type RunningServer } from '../../src/server';
+import { PLANS } from './plans';
 
 /** Plans whose limits a test reaches in one or two requests. */
-export const TINY_PLANS = [
-  { name: 'one-per-second', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: 1, barcode: true },
-  { name: 'one-a-month', trial: null, monthlyIncluded: null, monthlyCeiling: 1, ratePerSecond: null, barcode: true },
-  {
-    name: 'one-trial-request',
-    trial: { requests: 1, days: 14 },
-    monthlyIncluded: null,
-    monthlyCeiling: null,
-    ratePerSecond: null,
-    barcode: true,
-  },
-];
+export const TINY_PLANS = [PLANS.onePerSecond, PLANS.oneAMonth, PLANS.oneTrialRequest];
 
 export interface SampleServer {
   url: string;

@@ -9,17 +9,9 @@ import { buildCatalogue } from '../../src/builder';
 import { openAdmin } from '../../src/access';
 import { ingredients, products } from './fixture';
 import { writeSource } from './source';
+import { PLANS } from './plans';
 
 const BIN = path.join(__dirname, '..', '..', '..', 'bin', 'catalogue.js');
-
-export const LOAD_PLAN = {
-  name: 'load',
-  trial: null,
-  monthlyIncluded: null,
-  monthlyCeiling: null,
-  ratePerSecond: null,
-  barcode: true,
-};
 
 export interface OpsDir {
   dir: string;
@@ -29,12 +21,12 @@ export interface OpsDir {
   cleanup(): void;
 }
 
-/** A temp dir with an access store, a plans file with LOAD_PLAN and a key on it. */
+/** A temp dir with an access store, a plans file with PLANS.load and a key on it. */
 export async function opsDir(): Promise<OpsDir> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-ops-'));
   const store = `sqlite:${path.join(dir, 'access.sqlite')}`;
   const plans = path.join(dir, 'plans.json');
-  fs.writeFileSync(plans, JSON.stringify([LOAD_PLAN]));
+  fs.writeFileSync(plans, JSON.stringify([PLANS.load]));
   const admin = await openAdmin(store, { plansFile: plans });
   const { key } = await admin.createKey('load');
   await admin.close();

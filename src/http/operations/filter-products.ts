@@ -1,19 +1,23 @@
 // GET /v1/products — filters combined with AND, results in catalogue order.
-import { Type } from '@sinclair/typebox';
+import { Type, type TOptional, type TUnsafe } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { LETTER_OR_DIGIT, ListOf, PAGE_DEFAULT, Page, ProductSummary, Uuid, errors } from '../schemas';
 import { sendJson } from '../json';
 import type { FilterQuery } from '../../catalogue/read-model';
-import { INGREDIENT_CATEGORIES } from '../../source/records';
+import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../source/records';
 import { FREE_PARAM, filterHint } from '../no-match';
 import { UUID_PATTERN } from '../../shared/text';
 
-const TrueFalse = (tag: string) =>
+const TrueFalse = (tag: IngredientCategory) =>
   Type.Unsafe<string>({
     type: 'string',
     enum: ['true', 'false'],
-    description: `true keeps only products without ${tag}.`,
+    description: `true keeps only products without ${tag.replace('_', ' ')}.`,
   });
+/** fragrance_free … silicone_free, one per free-from tag, in the tags' order. */
+const freeFrom = Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [FREE_PARAM[c], Type.Optional(TrueFalse(c))])) as {
+  [C in IngredientCategory as (typeof FREE_PARAM)[C]]: TOptional<TUnsafe<string>>;
+};
 const uuid = UUID_PATTERN.slice(1, -1);
 
 const Query = Type.Object({
@@ -32,11 +36,7 @@ const Query = Type.Object({
   origin: Type.Optional(
     Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive country of origin.' }),
   ),
-  fragrance_free: Type.Optional(TrueFalse('fragrance')),
-  alcohol_free: Type.Optional(TrueFalse('drying alcohol')),
-  paraben_free: Type.Optional(TrueFalse('parabens')),
-  sulfate_free: Type.Optional(TrueFalse('sulfates')),
-  silicone_free: Type.Optional(TrueFalse('silicones')),
+  ...freeFrom,
   has_ingredient: Type.Optional(Uuid('Keeps products containing this ingredient.')),
   excludes_ingredient: Type.Optional(
     Type.String({
