@@ -1,11 +1,13 @@
 // `catalogue import --input FILE... --out DIR [--preset obf|generic] [--map ...]`: products
 // with label text in, a catalogue source for `catalogue build` out (docs/import.md).
-// Guarantees: prints the import report; writes nothing when no row becomes a product.
+// Guarantees: prints the import report; writes nothing when no row becomes a product or an
+// input cannot be read to its end; --format and --preset accept only their listed choices.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { renderImportReport, runImport } from '../importer';
-import type { Format } from '../importer/rows';
+import { PRESETS } from '../importer/fields';
+import { FORMATS, type Format } from '../importer/rows';
 import { packageRoot } from '../shared/package-root';
 
 interface Opts {
@@ -24,16 +26,16 @@ export function register(program: Command): void {
     .description('turn products with label text (CSV, TSV, JSON Lines; .gz too) into a catalogue source directory')
     .requiredOption('--input <file...>', 'files to import (.csv, .tsv, .jsonl, optionally .gz)')
     .requiredOption('--out <dir>', 'catalogue source directory to write (ingredients.jsonl.gz, products.jsonl.gz)')
-    .option(
-      '--preset <name>',
-      'column names: "obf" (Open Beauty Facts CSV export or JSONL dump) or "generic"',
-      'generic',
+    .addOption(
+      new Option('--preset <name>', 'column names: "obf" (Open Beauty Facts CSV export or JSONL dump) or "generic"')
+        .choices(Object.keys(PRESETS))
+        .default('generic'),
     )
     .option(
       '--map <list>',
       'columns per field, over the preset: field=column[|column],… (fields: barcode, name, brand, category, image_url, origin, ingredients)',
     )
-    .option('--format <format>', 'csv, tsv or jsonl (default: from the file name)')
+    .addOption(new Option('--format <format>', 'the input format (default: from the file name)').choices(FORMATS))
     .option(
       '--dictionary <dir>',
       'directory with ingredients.jsonl(.gz) to join to',
@@ -41,8 +43,6 @@ export function register(program: Command): void {
     )
     .option('--report <file>', 'also write the import report (Markdown) to this file')
     .action(async (opts: Opts) => {
-      if (opts.format !== undefined && !['csv', 'tsv', 'jsonl'].includes(opts.format))
-        throw new Error(`--format must be csv, tsv or jsonl, not "${opts.format}"`);
       const report = renderImportReport(
         await runImport({
           inputs: opts.input,
