@@ -157,3 +157,39 @@ test('--format and --preset take only their listed choices', () => {
   assert.match(run('--format', 'xlsx').stderr, /argument 'xlsx' is invalid\. Allowed choices are csv, tsv, jsonl/);
   assert.match(run('--preset', 'amazon').stderr, /argument 'amazon' is invalid\. Allowed choices are obf, generic/);
 });
+
+test('the dictionary is checked as the build checks ingredients.jsonl: a bad one fails the import as FILE:LINE', async () => {
+  const dir = scratch();
+  const rec = (id: string, name: string) =>
+    JSON.stringify({
+      id,
+      name,
+      rating: null,
+      irritancy: null,
+      comedogenicity: null,
+      functions: [],
+      cas_number: null,
+      ec_number: null,
+      ph_eur_name: null,
+      iupac_name: null,
+      other_names: null,
+      category: null,
+    });
+  const dict = path.join(dir, 'dict');
+  fs.mkdirSync(dict);
+  fs.writeFileSync(
+    path.join(dict, 'ingredients.jsonl'),
+    [rec('aaaaaaaa-0000-4000-8000-000000000001', 'Aqua'), rec('aaaaaaaa-0000-4000-8000-000000000002', 'AQUA')].join(
+      '\n',
+    ),
+  );
+  const input = path.join(dir, 'feed.csv');
+  fs.writeFileSync(input, csv([HEADER, ['40060000000017', 'Good cream', 'Acme', '', '', 'Aqua']]));
+  await assert.rejects(
+    runImport({ inputs: [input], out: path.join(dir, 'src'), dictionary: dict, preset: 'generic' }),
+    {
+      message: `${path.join(dict, 'ingredients.jsonl')}:2: name "AQUA" duplicates the name "Aqua" on line 1 (names are compared ignoring case); the dictionary must be a valid ingredients.jsonl`,
+    },
+  );
+  assert.equal(fs.existsSync(path.join(dir, 'src')), false);
+});

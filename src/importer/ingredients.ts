@@ -7,7 +7,7 @@
 // needs it is written (begin … commit, or rollback when the row is skipped).
 import * as fs from 'node:fs';
 import { compactKey } from '../labels/aliases';
-import { checkIngredient } from '../source/check';
+import { checkIngredient, show } from '../source/check';
 import { labelIngredientId, labelOnlyIngredient } from '../source/ids';
 import { parseLine } from '../source/json-line';
 import { readLines } from '../source/lines';
@@ -86,18 +86,25 @@ export async function readDictionary(dir: string): Promise<SourceIngredient[]> {
   const file = fs.existsSync(plain) ? plain : `${plain}.gz`;
   if (!fs.existsSync(file)) throw new Error(`${plain}(.gz): dictionary not found`);
   const out: SourceIngredient[] = [];
-  const ids = new Set<string>();
-  const names = new Set<string>();
+  const idLine = new Map<string, number>();
+  const nameLine = new Map<string, { line: number; name: string }>();
   const fail = (line: number, m: string) => {
-    throw new Error(`${file}:${line}: ${m} (the dictionary must be a valid ingredients.jsonl)`);
+    throw new Error(`${file}:${line}: ${m}; the dictionary must be a valid ingredients.jsonl`);
   };
   for await (const { line, text } of readLines(file, (b) => fail(b.line, b.problem))) {
     const o = parseLine(text, (m) => fail(line, m));
     if (!checkIngredient(o, (m) => fail(line, m))) continue;
-    if (ids.has(o.id.toLowerCase())) fail(line, `id "${o.id}" appears on an earlier line`);
-    if (names.has(o.name.toLowerCase())) fail(line, `name "${o.name}" appears on an earlier line (ignoring case)`);
-    ids.add(o.id.toLowerCase());
-    names.add(o.name.toLowerCase());
+    const id = idLine.get(o.id.toLowerCase());
+    if (id !== undefined) fail(line, `id ${show(o.id)} duplicates the id on line ${id}`);
+    const name = nameLine.get(o.name.toLowerCase());
+    if (name !== undefined) {
+      fail(
+        line,
+        `name ${show(o.name)} duplicates the name ${show(name.name)} on line ${name.line} (names are compared ignoring case)`,
+      );
+    }
+    idLine.set(o.id.toLowerCase(), line);
+    nameLine.set(o.name.toLowerCase(), { line, name: o.name });
     out.push(o);
   }
   return out;
