@@ -81,11 +81,17 @@ test('a name given twice in one object is refused, not resolved by keeping the l
     '"ingredients":[',
     `"ingredients":[${e},${e.replace('"label_name":', '"label_name":"x","label_name":')},`,
   );
-  const asText = JSON.stringify(product(3, { name: 'says "name": twice, "name": here' }));
-  assert.deepEqual(await errorsOf({ products: [...GOOD_PRODUCTS, twiceTop, twiceEntry, asText] }), [
-    'products.jsonl:2: field "name" appears twice in one object (JSON keeps only the last)',
-    'products.jsonl:3: ingredients[1]: field "label_name" appears twice in one object (JSON keeps only the last)',
-  ]);
+  const asText = JSON.stringify(product(3, { name: 'says "name": twice, "name": here', brand: ':brand\\' }));
+  const spaced = JSON.stringify(product(4)).replace(/":/g, '" : ');
+  const spacedTwice = spaced.replace('"name" : ', '"name" : "Earlier name", "name" : ');
+  assert.deepEqual(
+    await errorsOf({ products: [...GOOD_PRODUCTS, twiceTop, twiceEntry, asText, spaced, spacedTwice] }),
+    [
+      'products.jsonl:2: field "name" appears twice in one object (JSON keeps only the last)',
+      'products.jsonl:3: ingredients[1]: field "label_name" appears twice in one object (JSON keeps only the last)',
+      'products.jsonl:6: field "name" appears twice in one object (JSON keeps only the last)',
+    ],
+  );
   const ing = JSON.stringify(ingredient(3)).replace('"rating":null', '"rating":null,"rating":null');
   assert.deepEqual(await errorsOf({ ingredients: [...GOOD_INGREDIENTS, ing] }), [
     'ingredients.jsonl:4: field "rating" appears twice in one object (JSON keeps only the last)',

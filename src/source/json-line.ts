@@ -38,11 +38,19 @@ function isObject(v: unknown): v is Obj {
 /** A JSON string token, and whether a `:` follows it (then it is a name). */
 const STRING = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
 
-/** How many names the JSON text holds (counting repeats), from its string tokens. */
+/**
+ * How many names the JSON text holds (counting repeats), counted fast: a name ends with a
+ * quote that is not escaped followed by `:` (inside a string a quote is always escaped).
+ * -1 when a name is followed by spaces before its `:` (then the caller scans the text).
+ */
 function namesIn(text: string): number {
+  if (/"\s+:/.test(text)) return -1;
   let n = 0;
-  STRING.lastIndex = 0;
-  for (let m = STRING.exec(text); m !== null; m = STRING.exec(text)) if (m[1] !== undefined) n++;
+  for (let i = text.indexOf('":'); i !== -1; i = text.indexOf('":', i + 2)) {
+    let slashes = 0;
+    while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) n++;
+  }
   return n;
 }
 
