@@ -73,6 +73,31 @@ test('line numbers count blank lines and CRLF line ends', async () => {
   ]);
 });
 
+test('a name given twice in one object is refused, not resolved by keeping the last value', async () => {
+  const good = JSON.stringify(product(1));
+  const twiceTop = good.replace('"name":', '"name":"Earlier name","name":');
+  const e = JSON.stringify(entry(0));
+  const twiceEntry = JSON.stringify(product(2, { ingredients: [entry(1)] })).replace(
+    '"ingredients":[',
+    `"ingredients":[${e},${e.replace('"label_name":', '"label_name":"x","label_name":')},`,
+  );
+  const asText = JSON.stringify(product(3, { name: 'says "name": twice, "name": here', brand: ':brand\\' }));
+  const spaced = JSON.stringify(product(4)).replace(/":/g, '" : ');
+  const spacedTwice = spaced.replace('"name" : ', '"name" : "Earlier name", "name" : ');
+  assert.deepEqual(
+    await errorsOf({ products: [...GOOD_PRODUCTS, twiceTop, twiceEntry, asText, spaced, spacedTwice] }),
+    [
+      'products.jsonl:2: field "name" appears twice in one object (JSON keeps only the last)',
+      'products.jsonl:3: ingredients[1]: field "label_name" appears twice in one object (JSON keeps only the last)',
+      'products.jsonl:6: field "name" appears twice in one object (JSON keeps only the last)',
+    ],
+  );
+  const ing = JSON.stringify(ingredient(3)).replace('"rating":null', '"rating":null,"rating":null');
+  assert.deepEqual(await errorsOf({ ingredients: [...GOOD_INGREDIENTS, ing] }), [
+    'ingredients.jsonl:4: field "rating" appears twice in one object (JSON keeps only the last)',
+  ]);
+});
+
 test('a missing field and an unknown field are named', async () => {
   const { rating: _, ...noRating } = ingredient(3);
   assert.deepEqual(await errorsOf({ ingredients: [...GOOD_INGREDIENTS, { ...noRating, ratng: 'x' }] }), [

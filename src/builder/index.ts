@@ -1,7 +1,7 @@
 // `catalogue build` as a library: catalogue source directory -> catalogue database
 // file. Guarantees: either the whole source is valid and FILE is atomically replaced
-// by the new catalogue, or a BuildError lists every error found (FILE:LINE: message)
-// and FILE is left untouched. Product lines are streamed, never all held in memory.
+// by the new catalogue, or a BuildError counts every error found and lists the first
+// MAX_KEPT (1,000) of them (FILE:LINE: message), and FILE is left untouched. Product lines are streamed, never all held in memory.
 import { FORMAT, SCHEMA_VERSION } from '../catalogue/format';
 import { ErrorLog } from './errors';
 import { readIngredients } from './ingredients';
@@ -11,6 +11,7 @@ import { SourceReadError } from '../source/lines';
 import { locate } from './source';
 
 export { BuildError, MAX_KEPT } from './errors';
+export { LabelKeysBuilder } from './label-keys';
 
 export interface BuildOptions {
   sourceDir: string;

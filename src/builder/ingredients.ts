@@ -9,7 +9,8 @@ import type { ErrorLog } from './errors';
 import { LabelKeysBuilder } from './label-keys';
 import type { CatalogueWriter } from './output';
 import { readLines } from '../source/lines';
-import { checkIngredient, parseLine, show } from './validate';
+import { checkIngredient, show } from '../source/check';
+import { parseLine } from '../source/json-line';
 
 export interface Dictionary {
   /** Lower-case id -> ord, for every line whose id is a valid uuid (first occurrence). */

@@ -7,13 +7,14 @@
 // are written before this pass ends (encodings.ts).
 import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
 import type { SourceProduct } from '../source/records';
+import { readLines } from '../source/lines';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
 import type { CatalogueWriter } from './output';
 import { AnswerCompressor } from './encodings';
-import { readLines } from '../source/lines';
-import { checkProduct, parseLine, show } from './validate';
+import { checkProduct, show, type Report } from '../source/check';
+import { parseLine } from '../source/json-line';
 
 export interface ProductCounts {
   products: number;
@@ -26,6 +27,57 @@ interface BarcodeOwner {
   code: string;
 }
 
+/** The rules that span product lines: one line per id, one product per barcode. */
+class CrossLineRules {
+  private readonly idLine = new Map<string, number>();
+  private readonly owners = new Map<string, BarcodeOwner>();
+
+  check(o: Record<string, unknown>, line: number, report: Report): void {
+    const id = isUuid(o.id) ? o.id.toLowerCase() : null;
+    if (id !== null) {
+      const earlier = this.idLine.get(id);
+      if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
+      else this.idLine.set(id, line);
+    }
+    if (!Array.isArray(o.barcodes)) return;
+    const who = id ?? show(o.id);
+    o.barcodes.forEach((code: unknown, i: number) => {
+      if (!isBarcode(code)) return;
+      const key = gtinKey(code);
+      const owner = this.owners.get(key);
+      if (owner === undefined) this.owners.set(key, { line, id: who, code });
+      else if (owner.line !== line) {
+        report(
+          `barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
+            `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`,
+        );
+      }
+    });
+  }
+}
+
+/** What the pass builds from the valid products: postings per ingredient and the product term index. */
+class ProductIndexes {
+  readonly postings: number[][] = [];
+  readonly terms = new TermIndexBuilder();
+
+  add(ord: number, p: SourceProduct, ords: readonly number[], dict: Dictionary): void {
+    for (let i = 0; i < ords.length; i++) {
+      const iord = ords[i];
+      dict.labels.entry(p.ingredients[i].label_name, iord);
+      const list = this.postings[iord] ?? (this.postings[iord] = []);
+      if (list[list.length - 1] !== ord) list.push(ord);
+    }
+    this.terms.add(ord, p.brand);
+    this.terms.add(ord, p.name);
+  }
+
+  write(out: CatalogueWriter): void {
+    this.postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
+    out.terms(TERMS_PRODUCT, this.terms.entries());
+  }
+}
+
 export async function readProducts(
   file: string,
   dict: Dictionary,
@@ -33,28 +85,9 @@ export async function readProducts(
   out: CatalogueWriter,
   progress: LineProgress,
 ): Promise<ProductCounts> {
-  const idLine = new Map<string, number>();
-  const owners = new Map<string, BarcodeOwner>();
-  const postings: number[][] = [];
-  const terms = new TermIndexBuilder();
-  // Each entry's ingredient ord, looked up once: checkProduct asks `known` about each entry's
-  // id in entry order, so for a product that passes, entryOrds[i] is entry i's ord.
-  let entryOrds: number[] = [];
-  const known = (id: string) => {
-    const iord = dict.ordById.get(id);
-    if (iord === undefined) return false;
-    entryOrds.push(iord);
-    return true;
-  };
-  const ordsOf = (p: SourceProduct): number[] =>
-    entryOrds.length === p.ingredients.length
-      ? entryOrds
-      : p.ingredients.map((e) => dict.ordById.get(e.id.toLowerCase())!);
-  const rendered = {
-    ords: ordsOf,
-    category: (o: number) => dict.category[o],
-    record: (o: number) => dict.record[o],
-  };
+  const cross = new CrossLineRules();
+  const indexes = new ProductIndexes();
+  const ordOf = (id: string) => dict.ordById.get(id);
   const compressor = new AnswerCompressor(out, dict.record);
   let ord = 0;
   let barcodes = 0;
@@ -62,48 +95,13 @@ export async function readProducts(
     for await (const { line, text } of readLines(file, (b) => log.add(`${file}:${b.line}: ${b.problem}`))) {
       const report = (m: string) => log.add(`${file}:${line}: ${m}`);
       const o = parseLine(text, report);
-      if (o === null) {
-        ord++;
-        continue;
-      }
-      entryOrds = [];
-      const ok = checkProduct(o, known, report);
-      const id = isUuid(o.id) ? o.id.toLowerCase() : null;
-      if (id !== null) {
-        const earlier = idLine.get(id);
-        if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
-        else idLine.set(id, line);
-      }
-      if (Array.isArray(o.barcodes)) {
-        const who = id ?? show(o.id);
-        o.barcodes.forEach((code: unknown, i: number) => {
-          if (!isBarcode(code)) return;
-          const key = gtinKey(code);
-          const owner = owners.get(key);
-          if (owner === undefined) owners.set(key, { line, id: who, code });
-          else if (owner.line !== line) {
-            report(
-              `barcodes[${i}] ${show(code)} of product ${who} collides with barcode ${show(owner.code)} of product ` +
-                `${owner.id} (line ${owner.line}): codes must be unique once leading zeros are removed`,
-            );
-          }
-        });
-      }
-      if (ok && log.total === 0) {
-        const row = renderProduct(ord, o, rendered);
-        out.product(row);
-        const waiting = compressor.add(ord, row.packed);
-        for (const code of o.barcodes) out.barcode(gtinKey(code), ord);
-        barcodes += o.barcodes.length;
-        const ords = ordsOf(o);
-        for (let i = 0; i < ords.length; i++) {
-          const iord = ords[i];
-          dict.labels.entry(o.ingredients[i].label_name, iord);
-          const list = postings[iord] ?? (postings[iord] = []);
-          if (list[list.length - 1] !== ord) list.push(ord);
-        }
-        terms.add(ord, o.brand);
-        terms.add(ord, o.name);
+      const ords = o === null ? null : checkProduct(o, ordOf, report);
+      if (o !== null) cross.check(o, line, report);
+      if (ords !== null && log.total === 0) {
+        const p = o as SourceProduct;
+        const waiting = write(ord, p, ords, dict, out, compressor);
+        barcodes += p.barcodes.length;
+        indexes.add(ord, p, ords, dict);
         if (waiting) await waiting;
       }
       ord++;
@@ -113,9 +111,26 @@ export async function readProducts(
   } finally {
     await compressor.close(); // when the pass failed: its results are no longer wanted
   }
-  if (log.total === 0) {
-    postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
-    out.terms(TERMS_PRODUCT, terms.entries());
-  }
+  if (log.total === 0) indexes.write(out);
   return { products: ord, barcodes };
+}
+
+/** Writes a valid product's row, barcodes and answer; a promise when the compressor asks to wait. */
+function write(
+  ord: number,
+  p: SourceProduct,
+  ords: readonly number[],
+  dict: Dictionary,
+  out: CatalogueWriter,
+  compressor: AnswerCompressor,
+): Promise<void> | void {
+  const row = renderProduct(ord, p, {
+    ords: () => ords,
+    category: (o: number) => dict.category[o],
+    record: (o: number) => dict.record[o],
+  });
+  out.product(row);
+  const waiting = compressor.add(ord, row.packed);
+  for (const code of p.barcodes) out.barcode(gtinKey(code), ord);
+  return waiting;
 }

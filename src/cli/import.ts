@@ -1,6 +1,7 @@
 // `catalogue import --input FILE... --out DIR [--preset obf|generic] [--map ...]`: products
 // with label text in, a catalogue source for `catalogue build` out (docs/import.md).
-// Guarantees: prints the import report; writes nothing when no row becomes a product.
+// Guarantees: prints the import report; writes nothing when no row becomes a product or an
+// input cannot be read to its end; --format and --preset accept only their listed choices.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
@@ -26,7 +27,7 @@ export function register(program: Command): void {
     .requiredOption('--input <file...>', 'files to import (.csv, .tsv, .jsonl, optionally .gz)')
     .requiredOption('--out <dir>', 'catalogue source directory to write (ingredients.jsonl.gz, products.jsonl.gz)')
     .addOption(
-      new Option('--preset <name>', 'column names (obf: an Open Beauty Facts CSV export or JSONL dump)')
+      new Option('--preset <name>', 'column names: "obf" (Open Beauty Facts CSV export or JSONL dump) or "generic"')
         .choices(Object.keys(PRESETS))
         .default('generic'),
     )
@@ -34,7 +35,7 @@ export function register(program: Command): void {
       '--map <list>',
       'columns per field, over the preset: field=column[|column],… (fields: barcode, name, brand, category, image_url, origin, ingredients)',
     )
-    .addOption(new Option('--format <format>', 'default: from the file name').choices(FORMATS))
+    .addOption(new Option('--format <format>', 'the input format (default: from the file name)').choices(FORMATS))
     .option(
       '--dictionary <dir>',
       'directory with ingredients.jsonl(.gz) to join to',

@@ -1,10 +1,11 @@
 // Category words to the API's seven categories (docs/import.md has the table).
-// Guarantees: deterministic; the first rule whose word appears in the category text
-// wins, rules in table order (suncare before skincare, so "en:sunscreens" is suncare);
-// null when no rule matches.
-import { PRODUCT_CATEGORIES as CATEGORIES } from '../source/records';
+// Guarantees: deterministic; a text that is one of the seven is kept; otherwise the
+// first rule whose word appears in the category text wins, rules in table order
+// (suncare before skincare, so "en:sunscreens" is suncare); a category that matches no
+// rule (a toothpaste) is `other`; null only when the row gives no category.
+import { PRODUCT_CATEGORIES as CATEGORIES, type ProductCategory } from '../source/records';
 
-const RULES: [RegExp, string][] = [
+const RULES: [RegExp, ProductCategory][] = [
   [/\b(sun|spf|solaire|sunscreens?|after-?sun|self-?tann)/i, 'suncare'],
   [/\b(perfumes?|parfums?|fragrances?|eau-de|eaux-de|colognes?)\b/i, 'fragrance'],
   [
@@ -19,10 +20,11 @@ const RULES: [RegExp, string][] = [
   ],
 ];
 
-export function categoryOf(text: string | null): string | null {
+export function categoryOf(text: string | null): ProductCategory | null {
   if (text === null) return null;
   const t = text.toLowerCase().trim();
-  if ((CATEGORIES as readonly string[]).includes(t)) return t;
+  const named = CATEGORIES.find((c) => c === t);
+  if (named !== undefined) return named;
   for (const [re, category] of RULES) if (re.test(t)) return category;
-  return null;
+  return 'other';
 }

@@ -1,78 +1,84 @@
-// One import row to one catalogue source product. Guarantees: the id is a uuid v5 of
-// the row's barcode (leading zeros removed) or, without one, of its brand and name
-// (docs/import.md), so re-importing the same rows keeps the ids; every label entry is
-// kept in label order, joined to a dictionary ingredient or to a label-only one; a
-// value that breaks the source contract is dropped and reported, never written.
-import { brandKey, gtinKey, isBarcode, phraseKey } from '../shared/text';
+// One import row to one catalogue source product record (SourceProduct). Guarantees:
+// the id is a uuid v5 of the row's barcode (leading zeros removed) or, without one, of
+// its brand and name (docs/import.md), so re-importing the same rows keeps the ids;
+// every label entry is kept in label order, with the id of the dictionary ingredient it
+// joined to or of a label-only one (IngredientTable); a barcode or image URL that breaks
+// the source contract is dropped and noted. Whether the record as a whole may be written
+// is decided by the caller, with the build's checker.
 import { joinEntries } from '../labels/join-entries';
 import type { LabelJoiner } from '../labels/joiner';
 import { mergeSections, parseLabel } from '../labels/parser';
+import { explainField } from '../source/explain';
 import { uuidV5 } from '../source/ids';
+import { SourceProductSchema, type SourceProduct } from '../source/records';
+import { brandKey, gtinKey, phraseKey } from '../shared/text';
+import { Value } from '@sinclair/typebox/value';
 import { categoryOf } from './categories';
 import { valueOf, type Mapping } from './fields';
+import type { IngredientTable } from './ingredients';
 import type { Row } from './rows';
 
-export interface ImportedEntry {
-  label_name: string;
-  concentration: number | null;
-  /** Dictionary index, or null: a label-only ingredient. */
-  ord: number | null;
-}
-
-export interface ImportedProduct {
-  id: string;
-  brand: string | null;
-  name: string | null;
-  category: string | null;
-  origin: string | null;
-  image_url: string | null;
-  barcodes: string[];
-  entries: ImportedEntry[];
-  /** How the entries joined (exact, synonym, alias, tolerant), for the report. */
+/** A row as a product record, with how each of its entries joined (for the report). */
+export interface ImportedRow {
+  product: SourceProduct;
+  /** Per entry: how it joined (exact, synonym, alias, tolerant, …), or 'none' for a label-only ingredient. */
   joinedBy: string[];
   hadText: boolean;
 }
+
+const IMAGE_URL = SourceProductSchema.properties.image_url;
+const BARCODE = SourceProductSchema.properties.barcodes.items;
 
 /** The product of a row, or a reason to skip it; `notes` collects dropped values. */
 export function productOf(
   row: Row,
   map: Mapping,
   joiner: LabelJoiner<number>,
+  table: IngredientTable,
   notes: string[],
-): ImportedProduct | string {
+): ImportedRow | string {
   const name = valueOf(row, map.name);
   const brand = firstOf(valueOf(row, map.brand));
   const text = valueOf(row, map.ingredients);
   if (name === null && brand === null && text === null) return 'no name, brand or ingredient text';
-  const code = valueOf(row, map.barcode)?.replace(/[\s-]/g, '') ?? null;
-  const barcodes = isBarcode(code) ? [code] : [];
-  if (code !== null && barcodes.length === 0)
-    notes.push(`barcode "${code.slice(0, 40)}" is not 8 to 14 digits (dropped)`);
-  const image = valueOf(row, map.image_url);
-  const imageUrl = image !== null && /^https?:\/\/[^\s]+$/i.test(image) ? image : null;
-  if (image !== null && imageUrl === null)
-    notes.push(`image_url "${image.slice(0, 60)}" is not an http(s) URL (dropped)`);
+  const barcodes = barcodesOf(valueOf(row, map.barcode), notes);
   const joined = text === null ? [] : joinEntries(mergeSections(parseLabel(text).sections), joiner);
   const key =
     barcodes.length > 0
       ? `barcode:${gtinKey(barcodes[0])}`
       : `product:${brandKey(brand ?? '')}|${phraseKey(name ?? '')}`;
-  return {
+  const product: SourceProduct = {
     id: uuidV5(`import:${key}`),
     brand,
     name,
     category: categoryOf(valueOf(row, map.category)),
     origin: placeOf(valueOf(row, map.origin)),
-    image_url: imageUrl,
+    image_url: imageUrlOf(valueOf(row, map.image_url), notes),
     barcodes,
-    entries: joined.map((e) => ({
+    ingredients: joined.map((e) => ({
+      id: e.join ? table.dictionary[e.join.target].id : table.idFor(e.label_name),
       label_name: e.label_name,
       concentration: e.concentration !== null && e.concentration > 0 && e.concentration <= 100 ? e.concentration : null,
-      ord: e.join?.target ?? null,
     })),
-    joinedBy: joined.map((e) => e.join?.how ?? 'none'),
-    hadText: text !== null,
   };
+  return { product, joinedBy: joined.map((e) => e.join?.how ?? 'none'), hadText: text !== null };
+}
+
+/** The row's barcode, spaces and dashes removed, when it is 8 to 14 digits. */
+function barcodesOf(value: string | null, notes: string[]): string[] {
+  const code = value?.replace(/[\s-]/g, '') ?? null;
+  if (code === null) return [];
+  const valid: boolean = Value.Check(BARCODE, code);
+  if (valid) return [code];
+  notes.push(`barcode "${code.slice(0, 40)}" is not 8 to 14 digits (dropped)`);
+  return [];
+}
+
+/** The image URL when the source contract accepts it (records.ts), else null and a note saying why. */
+function imageUrlOf(value: string | null, notes: string[]): string | null {
+  if (value === null || Value.Check(IMAGE_URL, value)) return value;
+  explainField(IMAGE_URL, value, 'image_url', (m) => notes.push(`${m} (dropped)`));
+  return null;
 }
 
 /** "Nivea,Beiersdorf" → "Nivea". */

@@ -104,7 +104,7 @@ export async function* readLines(file: string, bad: (b: BadLine) => void = () =>
 }
 
 /** Index of the first byte where `bytes` stops being valid UTF-8. */
-function firstInvalid(bytes: Buffer): number {
+export function firstInvalid(bytes: Buffer): number {
   const d = new TextDecoder('utf-8', { fatal: true });
   let lo = 0;
   let hi = bytes.length;

@@ -1,11 +1,13 @@
 // The catalogue source contract (docs/catalogue-source.md), defined once: the
 // enumerations, the ingredient record, the product record and its label entry, as
-// TypeBox schemas. Guarantees: every TypeScript type of a source record is derived
-// from these schemas (Static<>), and `validIngredient`/`validProduct` accept exactly
-// what the schemas describe (compiled once with TypeBox's TypeCompiler). Rules that
-// a schema cannot state (N < M in a range, barcode collisions, references between
-// lines) are checked by the builder.
-import { Type, type Static } from '@sinclair/typebox';
+// TypeBox schemas that state every rule of a single record (limits, ranges with N < M,
+// the absolute http(s) URL, the concentration interval), each leaf carrying the words
+// that explain it when broken (`broken`, read by source/explain.ts). Guarantees: every
+// TypeScript type of a source record is derived from these schemas (Static<>), and the
+// compiled checkers accept exactly what the schemas describe. Rules that span values
+// (barcodes equal once leading zeros are removed, references between lines) are in
+// source/check.ts and the builder.
+import { FormatRegistry, Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { BARCODE_PATTERN, UUID_PATTERN } from '../shared/text';
 
@@ -36,11 +38,20 @@ export const LIMITS = {
   ingredients: 1_000,
 } as const;
 
-const RANGE = '^[0-5](-[0-5])?$';
+/** "N" or "N-M" with integers 0 <= N < M <= 5, written out so that the schema states N < M. */
+const RANGE = '^([0-5]|0-[1-5]|1-[2-5]|2-[3-5]|3-[4-5]|4-5)$';
+
+/** An absolute http or https URL (the WHATWG URL parser accepts it). */
+FormatRegistry.Set('http-url', (v) => /^https?:\/\//i.test(v) && URL.canParse(v));
 
 const Enum = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v as T[number])));
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
+/** A non-blank string of at most `maxLength` characters; `broken` replaces the type and blank messages. */
+const Text = (maxLength: number, broken?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(broken === undefined ? {} : { broken }) });
+const Id = () => Type.String({ pattern: UUID_PATTERN, broken: 'is not a uuid (8-4-4-4-12 hex digits)' });
+const Range = () =>
+  Nullable(Type.String({ pattern: RANGE, broken: 'is not "N" or "N-M" with integers 0 <= N < M <= 5 (or null)' }));
 
 export const IngredientCategorySchema = Enum(INGREDIENT_CATEGORIES);
 export const ProductCategorySchema = Enum(PRODUCT_CATEGORIES);
@@ -48,12 +59,15 @@ export const RatingSchema = Enum(RATINGS);
 
 export const SourceIngredientSchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID_PATTERN }),
+    id: Id(),
     name: Text(LIMITS.name),
     rating: Nullable(RatingSchema),
-    irritancy: Nullable(Type.String({ pattern: RANGE })),
-    comedogenicity: Nullable(Type.String({ pattern: RANGE })),
-    functions: Type.Array(Text(LIMITS.text), { maxItems: LIMITS.functions, uniqueItems: true }),
+    irritancy: Range(),
+    comedogenicity: Range(),
+    functions: Type.Array(Text(LIMITS.text, 'is not a non-empty string'), {
+      maxItems: LIMITS.functions,
+      uniqueItems: true,
+    }),
     cas_number: Nullable(Text(LIMITS.text)),
     ec_number: Nullable(Text(LIMITS.text)),
     ph_eur_name: Nullable(Text(LIMITS.text)),
@@ -67,9 +81,15 @@ export type SourceIngredient = Static<typeof SourceIngredientSchema>;
 
 export const SourceProductEntrySchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID_PATTERN }),
+    id: Id(),
     label_name: Text(LIMITS.text),
-    concentration: Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 100 })),
+    concentration: Nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 100,
+        broken: 'is not a number with 0 < value <= 100 (or null)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -77,13 +97,21 @@ export type SourceProductEntry = Static<typeof SourceProductEntrySchema>;
 
 export const SourceProductSchema = Type.Object(
   {
-    id: Type.String({ pattern: UUID_PATTERN }),
+    id: Id(),
     brand: Nullable(Text(LIMITS.name)),
     name: Nullable(Text(LIMITS.name)),
     category: Nullable(ProductCategorySchema),
     origin: Nullable(Text(LIMITS.text)),
-    image_url: Nullable(Type.String({ pattern: '^[hH][tT][tT][pP][sS]?://', maxLength: LIMITS.url })),
-    barcodes: Type.Array(Type.String({ pattern: BARCODE_PATTERN }), { maxItems: LIMITS.barcodes }),
+    image_url: Nullable(
+      Type.String({
+        format: 'http-url',
+        maxLength: LIMITS.url,
+        broken: 'is not an absolute http or https URL (or null)',
+      }),
+    ),
+    barcodes: Type.Array(Type.String({ pattern: BARCODE_PATTERN, broken: 'is not a string of 8 to 14 digits' }), {
+      maxItems: LIMITS.barcodes,
+    }),
     ingredients: Type.Array(SourceProductEntrySchema, { maxItems: LIMITS.ingredients }),
   },
   { additionalProperties: false },

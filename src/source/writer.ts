@@ -1,15 +1,17 @@
 // Writing catalogue source files (JSON Lines, optionally gzip-compressed), used by the
-// sample and synthetic generators. Guarantees: a file appears under its name only
-// complete (written to NAME.tmp-PID, fsynced, renamed), or not at all: on any error
-// the temporary file is removed and the error reaches the caller (never a hung
-// promise); lines are written in order, each followed by "\n"; gzip has no
-// timestamp, so the same lines at the same level give byte-identical files.
+// sample and synthetic generators and the importer; `writeSource` takes typed source
+// records. Guarantees: a file appears under its name only complete (written to
+// NAME.tmp-PID, fsynced, renamed), or not at all: on any error the temporary file is
+// removed and the error reaches the caller (never a hung promise); lines are written in
+// order, each followed by "\n"; gzip has no timestamp, so the same lines at the same
+// level give byte-identical files.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
+import type { SourceIngredient, SourceProduct } from './records';
 
 const CHUNK = 1 << 20;
 
@@ -85,8 +87,8 @@ function fsyncFile(file: string): void {
   }
 }
 
-/** The JSON Lines text of `records`, gzip-compressed at level 9. */
-export function jsonlGz(records: readonly object[]): Buffer {
+/** The JSON Lines text of `records` (source records), gzip-compressed at level 9. */
+export function jsonlGz(records: readonly (SourceIngredient | SourceProduct)[]): Buffer {
   const text = records.map((r) => JSON.stringify(r)).join('\n') + (records.length > 0 ? '\n' : '');
   return zlib.gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
 }
@@ -110,7 +112,11 @@ export function writeFileAtomic(target: string, data: Buffer): void {
 }
 
 /** Writes OUT/ingredients.jsonl.gz and OUT/products.jsonl.gz, each atomically. */
-export function writeSource(outDir: string, ingredients: readonly object[], products: readonly object[]): void {
+export function writeSource(
+  outDir: string,
+  ingredients: readonly SourceIngredient[],
+  products: readonly SourceProduct[],
+): void {
   fs.mkdirSync(outDir, { recursive: true });
   writeFileAtomic(path.join(outDir, 'ingredients.jsonl.gz'), jsonlGz(ingredients));
   writeFileAtomic(path.join(outDir, 'products.jsonl.gz'), jsonlGz(products));
