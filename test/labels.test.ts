@@ -442,3 +442,53 @@ test('a printed name longer than 150 characters joins only as printed, never thr
   assert.equal(joiner.join(runTogether), null);
   assert.equal(joiner.join('Titanium Dioxide (CI 77891)')?.target, 'CI 77891');
 });
+
+test('a "May contain" section after a footnote sentence is a list, not the footnote (issue 24 §3)', () => {
+  const p = parseLabel('Aqua, Glycerin*, Tocopherol. *Organic. May contain: CI 77891, CI 77491');
+  assert.deepEqual(
+    allEntries(p).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Aqua', false],
+      ['Glycerin', false],
+      ['Tocopherol', false],
+      ['CI 77891', true],
+      ['CI 77491', true],
+    ],
+  );
+  assert.deepEqual(p.notes, ['*Organic.']);
+});
+
+test('bilingual and multilingual headers are one header: no translation becomes an entry (issue 24 §3)', () => {
+  // Sephora product_info: "May Contain/Peut Contenir: (+/-)" before the shades' colours.
+  const p = parseLabel(
+    'Phenoxyethanol, Polysilicone-11, Tocopherol, May Contain/Peut Contenir: (+/-) Yellow 5 Lake (Ci 19140), Carmine (Ci 75470)',
+  );
+  assert.deepEqual(
+    allEntries(p).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Phenoxyethanol', false],
+      ['Polysilicone-11', false],
+      ['Tocopherol', false],
+      ['Yellow 5 Lake (Ci 19140)', true],
+      ['Carmine (Ci 75470)', true],
+    ],
+  );
+  assert.deepEqual(names('Benzyl Alcohol. May Contain/Peut Contenir: Titanium Dioxide (CI 77891)'), [
+    'Benzyl Alcohol',
+    'Titanium Dioxide (CI 77891)',
+  ]);
+  assert.deepEqual(
+    allEntries(parseLabel('Talc, Mica. May contain / Peut contenir / Kann enthalten (+/-): CI 77491, CI 77891')).map(
+      (e) => [e.label_name, e.may_contain],
+    ),
+    [
+      ['Talc', false],
+      ['Mica', false],
+      ['CI 77491', true],
+      ['CI 77891', true],
+    ],
+  );
+  const h = parseLabel('Ingredients / Ingrédients: Aqua, Glycerin, Parfum');
+  assert.deepEqual(names('Ingredients / Ingrédients: Aqua, Glycerin, Parfum'), ['Aqua', 'Glycerin', 'Parfum']);
+  assert.deepEqual([h.sections.length, h.notes], [1, []]);
+});

@@ -4,7 +4,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS } from '../source/records';
 import { UUID_PATTERN } from '../shared/text';
-import { JoinHow } from '../labels/joiner';
+import { JoinHow, JoinRule } from '../labels/joiner';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Enum = (values: readonly string[], description?: string) =>
@@ -118,6 +118,7 @@ export const LabelAnalysis = Type.Object(
           may_contain: Type.Boolean({ description: 'In a "May contain" / "+/-" colour section.' }),
           section: Type.Integer({ minimum: 0, description: 'Index in sections.' }),
           joined_by: JoinHow,
+          join_rule: JoinRule,
           ingredient: Nullable(Ingredient),
         },
         { additionalProperties: false },

@@ -70,7 +70,7 @@ export function productOf(
       concentration: e.concentration !== null && e.concentration > 0 && e.concentration <= 100 ? e.concentration : null,
       ord: e.join?.target ?? null,
     })),
-    joinedBy: joined.map((e) => e.join?.how ?? 'none'),
+    joinedBy: joined.map((e) => e.join?.rule ?? e.join?.how ?? 'none'), // colour_index and split said as such
     hadText: text !== null,
   };
 }
