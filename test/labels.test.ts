@@ -4,10 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { allEntries, labelEntries, mergeSections, parseLabel, type LabelEntry } from '../src/labels/parser';
-import { JoinIndex, Joiner, LabelJoiner } from '../src/labels/joiner';
+import { mergeSections, parseLabel, type LabelEntry, type ParsedLabel } from '../src/labels/parser';
+import { JoinIndex, LabelJoiner } from '../src/labels/joiner';
+import { Joiner } from '../src/sample/joiner';
+import { labelEntries } from '../src/sample/products';
 import { joinEntries } from '../src/labels/join-entries';
-import { pythonListText } from '../src/labels/python-list';
+import { pythonListText } from '../src/sample/python-list';
+
+/** The entries of a label in label order: every section's, duplicates kept. */
+const allEntries = (parsed: ParsedLabel): LabelEntry[] => parsed.sections.flatMap((s) => s.entries);
 
 const names = (text: string) => allEntries(parseLabel(text)).map((e) => e.label_name);
 const entry = (label_name: string, concentration: number | null = null, may_contain = false): LabelEntry => ({
@@ -273,7 +278,7 @@ test('joins say how they were made: exact name, alias table, synonym, tolerant m
   assert.deepEqual(how('Ethylhexyglycerin'), ['ETHYLHEXYLGLYCERIN', 'tolerant']); // one letter missing
   assert.deepEqual(how('Candelilla Cera (Euphorbia Cerifera (Candelilla) Wax)'), ['CANDELILLA CERA', 'tolerant']); // nested parentheses
   assert.equal(how('Unobtainium Extract'), null);
-  assert.equal(joiner.matchVia('Niacinamide (10%)')?.via, 'inci');
+  assert.equal(joiner.join('Niacinamide (10%)')?.how, 'tolerant');
 });
 
 test('a name printed with a comma inside joins as one entry; nothing else is merged', () => {

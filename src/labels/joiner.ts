@@ -8,7 +8,7 @@
 // INCI names) and the served catalogue (targets are ingredient ords, src/catalogue/).
 import { Type, type Static } from '@sinclair/typebox';
 import { fold } from '../shared/text';
-import { CURATED_ALIASES, SPECIES_RENAMES, compactKey } from './aliases';
+import { SPECIES_RENAMES, compactKey } from './aliases';
 import { botanyOf, commonWord, isPartWord, sameThing, severalEntries, startsWithGenus, type Botany } from './precision';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
@@ -323,45 +323,6 @@ function deletionsOf(w: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
   return out;
-}
-
-export type JoinVia = 'alias' | 'inci' | 'synonym';
-
-/** The joiner of the sample pipeline: targets are CosIng INCI names (upper case), with the curated aliases. */
-export class Joiner extends LabelJoiner<string> {
-  /** Curated alias targets that are not CosIng names (reported, never used). */
-  readonly unknownAliasTargets: string[] = [];
-
-  constructor(inciNames: readonly string[]) {
-    super(new JoinIndex<string>());
-    for (const n of [...inciNames].sort()) this.index.addName(n, n.toUpperCase());
-    for (const [k, target] of Object.entries(CURATED_ALIASES)) {
-      if (this.index.exact.has(exactKey(target))) this.index.addAlias(k, target);
-      else this.unknownAliasTargets.push(target);
-    }
-  }
-
-  /** Add synonyms of an INCI name; a synonym claimed by two different names is dropped. */
-  addSynonyms(inci: string, names: readonly string[]): void {
-    for (const s of names) this.index.addSynonym(s, inci);
-  }
-
-  /** The INCI name whose exact or compact form this text is, or null (aliases and synonyms not consulted). */
-  inciNamed(text: string): string | null {
-    return this.index.exact.get(exactKey(text)) ?? this.index.compact.get(compactKey(text)) ?? null;
-  }
-
-  /** The CosIng INCI name a printed name stands for, or null. */
-  match(label: string): string | null {
-    return this.join(label)?.target ?? null;
-  }
-
-  /** match, with the pipeline's three join counters (exact and tolerant matches count as "inci"). */
-  matchVia(label: string): { inci: string; via: JoinVia } | null {
-    const j = this.join(label);
-    if (j === null) return null;
-    return { inci: j.target, via: j.how === 'alias' ? 'alias' : j.how === 'synonym' ? 'synonym' : 'inci' };
-  }
 }
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */

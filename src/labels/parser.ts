@@ -113,11 +113,6 @@ export function parseLabel(text: string): ParsedLabel {
   return out;
 }
 
-/** The entries of a label in label order: every section's, duplicates kept (see mergeSections). */
-export function allEntries(parsed: ParsedLabel): LabelEntry[] {
-  return parsed.sections.flatMap((s) => s.entries);
-}
-
 /**
  * One product's list from several sections (kits, shade ranges): the union in
  * first-seen label order; an entry is left out when an earlier kept entry has the
@@ -140,11 +135,6 @@ export function mergeSections(
     }
   }
   return merged;
-}
-
-/** Printed names of one product's list (mergeSections of parseLabel): what the sample pipeline keeps. */
-export function labelEntries(text: string): string[] {
-  return mergeSections(parseLabel(text).sections).map((e) => e.label_name);
 }
 
 /** The INCI list paragraph of a product page text: kept for callers that want only the last list. */
