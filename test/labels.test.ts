@@ -497,3 +497,12 @@ test('bilingual and multilingual headers are one header: no translation becomes 
   assert.deepEqual(names('Ingredients / Ingrédients: Aqua, Glycerin, Parfum'), ['Aqua', 'Glycerin', 'Parfum']);
   assert.deepEqual([h.sections.length, h.notes], [1, []]);
 });
+
+test('notes printed as entries are notes: (preservative), (and), (organic), (nano), *certified organic (issue 24 §1)', () => {
+  const p = parseLabel('Aqua, Phenoxyethanol, (Preservative), Glycerin, (and), Zinc Oxide, Nano, *Certified Organic');
+  assert.deepEqual(
+    allEntries(p).map((e) => e.label_name),
+    ['Aqua', 'Phenoxyethanol', 'Glycerin', 'Zinc Oxide'],
+  );
+  assert.deepEqual([...p.notes].sort(), ['Certified Organic', 'Nano', 'Preservative', 'and']);
+});

@@ -55,6 +55,8 @@ const LIST_TRANSLATED =
 /** A "May contain" marker inside a footnote sentence ("*Organic. May contain: CI 77891"). */
 const MAY_IN_NOTE =
   /[[(]?\s*(?:may contain|peut contenir|puede contener|kann enthalten)\b|[[(]\s*(?:\+\s*\/\s*-|±)\s*[\])]/i;
+/** An entry that is only a note on its neighbour: "(preservative)", "(and)", "(organic)", "(nano)", "*certified organic". */
+const NOTE_ONLY = /^\(?\s*(preservatives?|and|organic|certified organic|nano|non-nano|vegan|natural)\s*\)?$/i;
 /** Function words of marketing prose; INCI names do not use them. */
 const PROSE_WORDS = new Set([
   'the',
@@ -411,7 +413,12 @@ function readPart(st: State, raw: string): void {
   }
   const name = cleanName(s);
   if (name === '') return;
-  if ((CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) || (name.length > 40 && DISCLAIMER.test(name)) || isProse(name))
+  if (
+    (CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) ||
+    (name.length > 40 && DISCLAIMER.test(name)) ||
+    isProse(name) ||
+    (name.length < 24 && NOTE_ONLY.test(name))
+  )
     return void st.out.notes.push(name);
   current(st).entries.push({ label_name: name, concentration: concentrationOf(name), may_contain: st.may });
 }
