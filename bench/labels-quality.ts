@@ -11,9 +11,9 @@ import { readCosing } from '../src/sample/cosing';
 import { groupCosing } from '../src/sample/dictionary';
 import { readCosdnaIngredients } from '../src/sample/cosdna';
 import { readCurlsIngredients } from '../src/sample/curlsbot';
-import { Joiner } from '../src/labels/joiner';
+import { Joiner } from '../src/sample/joiner';
 import { mergeSections, parseLabel } from '../src/labels/parser';
-import { pythonListText } from '../src/labels/python-list';
+import { pythonListText } from '../src/sample/python-list';
 import { joinEntries } from '../src/labels/join-entries';
 
 /** The first member of a zip file (stored or deflated), as text. */

@@ -18,7 +18,8 @@ import { uuidV5 } from '../src/source/ids';
 import { buildCatalogue } from '../src/builder';
 import { Catalogue } from '../src/catalogue/read-model';
 import { compactKey } from '../src/labels/aliases';
-import { labelEntries, listParagraph } from '../src/labels/parser';
+import { listParagraph } from '../src/labels/parser';
+import { labelEntries } from '../src/sample/products';
 import { brandKey, phraseKey } from '../src/shared/text';
 
 const ROOT = path.join(__dirname, '..', '..');

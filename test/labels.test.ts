@@ -4,10 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { allEntries, labelEntries, mergeSections, parseLabel, type LabelEntry } from '../src/labels/parser';
-import { JoinIndex, Joiner, LabelJoiner } from '../src/labels/joiner';
+import { mergeSections, parseLabel, type LabelEntry, type ParsedLabel } from '../src/labels/parser';
+import { JoinIndex, LabelJoiner } from '../src/labels/joiner';
+import { Joiner } from '../src/sample/joiner';
+import { labelEntries } from '../src/sample/products';
 import { joinEntries } from '../src/labels/join-entries';
-import { pythonListText } from '../src/labels/python-list';
+import { pythonListText } from '../src/sample/python-list';
+
+/** The entries of a label in label order: every section's, duplicates kept. */
+const allEntries = (parsed: ParsedLabel): LabelEntry[] => parsed.sections.flatMap((s) => s.entries);
 
 const names = (text: string) => allEntries(parseLabel(text)).map((e) => e.label_name);
 const entry = (label_name: string, concentration: number | null = null, may_contain = false): LabelEntry => ({
@@ -273,7 +278,7 @@ test('joins say how they were made: exact name, alias table, synonym, tolerant m
   assert.deepEqual(how('Ethylhexyglycerin'), ['ETHYLHEXYLGLYCERIN', 'tolerant']); // one letter missing
   assert.deepEqual(how('Candelilla Cera (Euphorbia Cerifera (Candelilla) Wax)'), ['CANDELILLA CERA', 'tolerant']); // nested parentheses
   assert.equal(how('Unobtainium Extract'), null);
-  assert.equal(joiner.matchVia('Niacinamide (10%)')?.via, 'inci');
+  assert.equal(joiner.join('Niacinamide (10%)')?.how, 'tolerant');
 });
 
 test('a name printed with a comma inside joins as one entry; nothing else is merged', () => {
@@ -441,4 +446,63 @@ test('a printed name longer than 150 characters joins only as printed, never thr
   assert.ok(runTogether.length > 150);
   assert.equal(joiner.join(runTogether), null);
   assert.equal(joiner.join('Titanium Dioxide (CI 77891)')?.target, 'CI 77891');
+});
+
+test('a "May contain" section after a footnote sentence is a list, not the footnote (issue 24 §3)', () => {
+  const p = parseLabel('Aqua, Glycerin*, Tocopherol. *Organic. May contain: CI 77891, CI 77491');
+  assert.deepEqual(
+    allEntries(p).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Aqua', false],
+      ['Glycerin', false],
+      ['Tocopherol', false],
+      ['CI 77891', true],
+      ['CI 77491', true],
+    ],
+  );
+  assert.deepEqual(p.notes, ['*Organic.']);
+});
+
+test('bilingual and multilingual headers are one header: no translation becomes an entry (issue 24 §3)', () => {
+  // Sephora product_info: "May Contain/Peut Contenir: (+/-)" before the shades' colours.
+  const p = parseLabel(
+    'Phenoxyethanol, Polysilicone-11, Tocopherol, May Contain/Peut Contenir: (+/-) Yellow 5 Lake (Ci 19140), Carmine (Ci 75470)',
+  );
+  assert.deepEqual(
+    allEntries(p).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Phenoxyethanol', false],
+      ['Polysilicone-11', false],
+      ['Tocopherol', false],
+      ['Yellow 5 Lake (Ci 19140)', true],
+      ['Carmine (Ci 75470)', true],
+    ],
+  );
+  assert.deepEqual(names('Benzyl Alcohol. May Contain/Peut Contenir: Titanium Dioxide (CI 77891)'), [
+    'Benzyl Alcohol',
+    'Titanium Dioxide (CI 77891)',
+  ]);
+  assert.deepEqual(
+    allEntries(parseLabel('Talc, Mica. May contain / Peut contenir / Kann enthalten (+/-): CI 77491, CI 77891')).map(
+      (e) => [e.label_name, e.may_contain],
+    ),
+    [
+      ['Talc', false],
+      ['Mica', false],
+      ['CI 77491', true],
+      ['CI 77891', true],
+    ],
+  );
+  const h = parseLabel('Ingredients / Ingrédients: Aqua, Glycerin, Parfum');
+  assert.deepEqual(names('Ingredients / Ingrédients: Aqua, Glycerin, Parfum'), ['Aqua', 'Glycerin', 'Parfum']);
+  assert.deepEqual([h.sections.length, h.notes], [1, []]);
+});
+
+test('notes printed as entries are notes: (preservative), (and), (organic), (nano), *certified organic (issue 24 §1)', () => {
+  const p = parseLabel('Aqua, Phenoxyethanol, (Preservative), Glycerin, (and), Zinc Oxide, Nano, *Certified Organic');
+  assert.deepEqual(
+    allEntries(p).map((e) => e.label_name),
+    ['Aqua', 'Phenoxyethanol', 'Glycerin', 'Zinc Oxide'],
+  );
+  assert.deepEqual([...p.notes].sort(), ['Certified Organic', 'Nano', 'Preservative', 'and']);
 });

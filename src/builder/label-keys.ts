@@ -4,12 +4,13 @@
 // catalogue holds (src/labels/joiner.ts): every ingredient name; the curated aliases
 // whose target is a name here; the comma-separated other_names as synonyms; and, as
 // whole-name aliases (checked first), the label spellings the catalogue's own products were built with wherever
-// these rules would join them elsewhere or not at all (a spelling used for two
+// these rules would join them elsewhere, split them or not join them (a spelling used for two
 // ingredients is left out) — so a product's own label text joins as it was built.
 import { LABEL_KEY_KINDS } from '../catalogue/format';
 import { CURATED_ALIASES } from '../labels/aliases';
 import { JoinIndex, LabelJoiner, exactKey, firstForm } from '../labels/joiner';
 import { splitList } from '../labels/parser';
+import { splitOf } from '../labels/join-entries';
 import type { CatalogueWriter } from './output';
 
 const ENTERED = 4;
@@ -63,7 +64,13 @@ export class LabelKeysBuilder {
     }
     const rules = new LabelJoiner(ix);
     const missed = [...byKey].filter(
-      ([k, s]) => k !== '' && s.ord >= 0 && s.labels.some((l) => rules.join(l)?.target !== s.ord),
+      ([k, s]) =>
+        k !== '' &&
+        s.ord >= 0 &&
+        s.labels.some((l) => {
+          const j = rules.join(l);
+          return j?.target !== s.ord || splitOf(l, j, rules) !== null; // joined elsewhere, or split in two
+        }),
     );
     for (const [k, s] of missed) ix.spellings.set(k, s.ord);
     return ix;

@@ -6,7 +6,7 @@
 // (checked when this module loads: format.ts's packed answers depend on it).
 import { Type, type TBoolean, type TObject, type TSchema } from '@sinclair/typebox';
 import { INGREDIENT_CATEGORIES, PRODUCT_CATEGORIES, RATINGS, type IngredientCategory } from '../source/records';
-import { JoinHow } from '../labels/joiner';
+import { JoinHow, JoinRule } from '../labels/joiner';
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Enum = (values: readonly string[], description?: string) =>
@@ -84,6 +84,7 @@ export const LabelEntry = Type.Object(
     may_contain: Type.Boolean({ description: 'In a "May contain" / "+/-" colour section.' }),
     section: Type.Integer({ minimum: 0, description: 'Index in sections.' }),
     joined_by: JoinHow,
+    join_rule: JoinRule,
     ingredient: Nullable(Ingredient),
   },
   { additionalProperties: false },

@@ -2,7 +2,8 @@
 // its entries joined to this catalogue's ingredients out. Guarantees: the join index is
 // the one the build stored (format.ts label_keys), so a request is parsing and map
 // lookups only; entries come in label order, section by section, nothing merged across
-// sections; each recognised entry carries the ingredient's stored record (2.5) as is;
+// sections (an entry printed as two names run together comes back as two, join_rule
+// "split"); each recognised entry carries the ingredient's stored record (2.5) as is;
 // the contains_* flags follow the build's rule (containsFields of the joined
 // ingredients' categories).
 import type Database from 'better-sqlite3';
@@ -52,7 +53,8 @@ export class LabelAnalyser {
         }
         entries.push(
           `{"position":${position++},"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
-            `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
+            `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
+            `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
         );
       }
     });

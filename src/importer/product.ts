@@ -61,7 +61,8 @@ export function productOf(
       concentration: e.concentration !== null && e.concentration > 0 && e.concentration <= 100 ? e.concentration : null,
     })),
   };
-  return { product, joinedBy: joined.map((e) => e.join?.how ?? 'none'), hadText: text !== null };
+  // colour_index and split said as such
+  return { product, joinedBy: joined.map((e) => e.join?.rule ?? e.join?.how ?? 'none'), hadText: text !== null };
 }
 
 /** The row's barcode, spaces and dashes removed, when it is 8 to 14 digits. */

@@ -2,9 +2,11 @@
 // kept, in label order; two neighbouring entries that join to nothing on their own
 // but together spell a name ("Ethylhexyl, Methoxycinnamate" — a comma printed inside a
 // name) become one entry, printed as both; nothing else is merged or dropped. A name
-// printed several times (shade ranges, kits) is joined once.
+// printed several times (shade ranges, kits) is joined once. An entry that is two names
+// printed without a separator ("Glycerin Butylene Glycol") becomes two entries, each
+// joined with rule "split" (LabelJoiner.split).
 import type { LabelEntry } from './parser';
-import type { Join, LabelJoiner } from './joiner';
+import type { Join, LabelJoiner, SplitPart } from './joiner';
 
 export interface JoinedEntry<T> extends LabelEntry {
   join: Join<T> | null;
@@ -21,6 +23,13 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const join = join1(e.label_name);
+    // Two names printed without a separator: two entries, never a join to one of them.
+    const parts = splitOf(e.label_name, join, joiner);
+    if (parts !== null) {
+      for (const p of parts)
+        out.push({ label_name: p.text, concentration: null, may_contain: e.may_contain, join: p.join });
+      continue;
+    }
     const next = entries[i + 1];
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
       const both = `${e.label_name}, ${next.label_name}`;
@@ -34,4 +43,18 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
     out.push({ label_name: e.label_name, concentration: e.concentration, may_contain: e.may_contain, join });
   }
   return out;
+}
+
+/**
+ * The two names a printed entry splits into, or null: tried at any space when it joined
+ * to nothing, and at "(and)" or a full stop when it joined tolerantly or by a synonym.
+ */
+export function splitOf<T>(
+  label: string,
+  join: Join<T> | null,
+  joiner: LabelJoiner<T>,
+): [SplitPart<T>, SplitPart<T>] | null {
+  if (join === null) return joiner.split(label, true);
+  const tryIt = (join.how === 'tolerant' && join.rule === undefined) || join.how === 'synonym';
+  return tryIt ? joiner.split(label, false) : null;
 }

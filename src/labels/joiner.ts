@@ -8,7 +8,8 @@
 // INCI names) and the served catalogue (targets are ingredient ords, src/catalogue/).
 import { Type, type Static } from '@sinclair/typebox';
 import { fold } from '../shared/text';
-import { CURATED_ALIASES, SPECIES_RENAMES, compactKey } from './aliases';
+import { SPECIES_RENAMES, compactKey } from './aliases';
+import { botanyOf, commonWord, isPartWord, sameThing, severalEntries, startsWithGenus, type Botany } from './precision';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
 export const JoinHow = Type.Union([
@@ -20,9 +21,33 @@ export const JoinHow = Type.Union([
 ]);
 export type JoinHow = Static<typeof JoinHow>;
 
+/**
+ * The rule that made a join, finer than JoinHow: `colour_index` (the CI number printed
+ * in the name decided), `split` (one of two names printed without a separator), or the
+ * JoinHow it also has.
+ */
+export const JoinRule = Type.Union([
+  Type.Literal('exact'),
+  Type.Literal('alias'),
+  Type.Literal('synonym'),
+  Type.Literal('colour_index'),
+  Type.Literal('tolerant'),
+  Type.Literal('split'),
+  Type.Literal('none'),
+]);
+export type JoinRule = Static<typeof JoinRule>;
+
 export interface Join<T> {
   target: T;
   how: Exclude<JoinHow, 'none'>;
+  /** Set when finer than `how` (colour_index, split). */
+  rule?: Exclude<JoinRule, 'none'>;
+}
+
+/** One of two names printed without a separator, and its join. */
+export interface SplitPart<T> {
+  text: string;
+  join: Join<T>;
 }
 
 /** The kinds of key a JoinIndex holds, one table each (a catalogue stores them by index in this list). */
@@ -41,6 +66,22 @@ export class JoinIndex<T> {
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
+  private botanyWords: Botany | null = null;
+  private names: Map<T, string> | null = null;
+
+  /** Genus and epithet words of the names (src/labels/precision.ts), made on first use. */
+  botany(): Botany {
+    return (this.botanyWords ??= botanyOf(this.exact.keys()));
+  }
+
+  /** The name (exact key) of a target: its first name. */
+  nameOf(target: T): string | undefined {
+    if (this.names === null) {
+      this.names = new Map();
+      for (const [k, t] of this.exact) if (!this.names.has(t)) this.names.set(t, k);
+    }
+    return this.names.get(target);
+  }
 
   /** A canonical name; the first target given a key keeps it. */
   addName(name: string, target: T): void {
@@ -101,17 +142,80 @@ export class LabelJoiner<T> {
     const spelt = first === '' ? undefined : this.index.spellings.get(firstKey);
     if (spelt !== undefined) return { target: spelt, how: 'alias' };
     const hit = first === '' ? null : this.lookup(first, true, firstKey);
-    if (hit !== null) return hit;
+    if (hit !== null && (hit.how !== 'synonym' || this.same(label, hit))) return hit;
+    // Several entries printed as one join only as two (split, join-entries.ts), never to one of them.
+    if (severalEntries(label)) return null;
     // Longer than any name but a few ferment filtrates: several names run together, which
     // other forms (a CI number inside, a part of A/B) would join to one of them.
     if (label.length > MAX_TOLERANT_LENGTH) return null;
+    // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
+    const ci = this.colourIndex(label);
+    if (ci !== null) return ci;
     const all = forms(label);
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;
       const found = this.lookup(all[i], i === 0);
-      if (found !== null) return found;
+      if (found !== null && this.same(label, found)) return found;
     }
-    return this.withoutCommonName(label) ?? this.respelled(all);
+    return this.withoutCommonName(label) ?? this.respelled(all, label);
+  }
+
+  /**
+   * Two names printed without a separator ("Glycerin Butylene Glycol", "Water (and) Aloe …",
+   * "Linalool. Citral"): both parts, each a name as printed (brackets aside), or null.
+   * `atSpaces`: try every space, not only "(and)" and full stops.
+   */
+  split(label: string, atSpaces = true): [SplitPart<T>, SplitPart<T>] | null {
+    if (label.length > MAX_TOLERANT_LENGTH) return null;
+    for (const m of label.matchAll(atSpaces ? /\s*\(and\)\s*|\.\s+|\s+/gi : /\s*\(and\)\s*|\.\s+/gi)) {
+      const a = label.slice(0, m.index).trim();
+      const b = label.slice(m.index + m[0].length).trim();
+      // Not inside "A / B" (one thing named twice), not before a gloss "(…)" or a lone part word ("… Leaf" + "Water").
+      if (a === '' || b === '' || /^[[(/\\]/.test(b) || /[/\\]$/.test(a) || isPartWord(b) || this.loneGenus(a))
+        continue;
+      const ja = this.strict(a);
+      const jb = ja === null ? null : this.strict(b);
+      if (ja !== null && jb !== null && ja.target !== jb.target)
+        return [
+          { text: a, join: { ...ja, rule: 'split' } },
+          { text: b, join: { ...jb, rule: 'split' } },
+        ];
+    }
+    return null;
+  }
+
+  /** One word that is a genus ("Helianthus" + "Annuus Seed Oil" is one name, not two). */
+  private loneGenus(text: string): boolean {
+    return !/\s/.test(text) && this.index.botany().genera.has(text.toUpperCase());
+  }
+
+  /** A part of a split: a name as printed or without its bracketed gloss. */
+  private strict(text: string): Join<T> | null {
+    const f = firstForm(text);
+    if (f === '') return null;
+    // Names, aliases and synonyms only (not a catalogue's spellings): the build and the read model split alike.
+    const hit = this.lookup(f, true);
+    if (hit !== null && (hit.how !== 'synonym' || this.same(text, hit))) return hit;
+    const bare = withoutGroups(f).trim();
+    if (bare === f || bare === '') return null;
+    const found = this.lookup(bare, false);
+    return found !== null && this.same(text, found) ? found : null;
+  }
+
+  /** The record of the first CI number printed in the name, when there is one. */
+  private colourIndex(label: string): Join<T> | null {
+    if (!/[Cc]\.?\s?[Ii]/.test(label)) return null;
+    for (const m of label.matchAll(CI)) {
+      const t = this.index.exact.get(`CI ${m[1]}`);
+      if (t !== undefined) return { target: t, how: 'tolerant', rule: 'colour_index' };
+    }
+    return null;
+  }
+
+  /** The precision rules (src/labels/precision.ts): the record may stand for the printed name. */
+  private same(label: string, j: Join<T>): boolean {
+    const name = this.index.nameOf(j.target);
+    return name === undefined || sameThing(renameSpecies(label), name, this.index.botany());
   }
 
   /** One form against the tables, in rule order; `first`: the form as printed. */
@@ -131,30 +235,33 @@ export class LabelJoiner<T> {
   }
 
   /** A form whose misspelt words (one letter missing, extra or changed) respelt give a name. */
-  private respelled(all: readonly string[]): Join<T> | null {
+  private respelled(all: readonly string[], label: string): Join<T> | null {
     for (const f of all) {
       const r = this.index.respell(exactKey(f));
       if (r === null) continue;
       const e = this.index.exact.get(r);
-      if (e !== undefined) return { target: e, how: 'tolerant' };
+      if (e !== undefined && this.same(label, { target: e, how: 'tolerant' })) return { target: e, how: 'tolerant' };
     }
     return null;
   }
 
   /**
    * Labels printed without punctuation ("cocos nucifera coconut oil") carry the
-   * common name inline: drop one or two consecutive words after the first and
-   * accept the result only when it is exactly a name of two words or more.
+   * common name inline: a botanical name (it begins with a genus) without one or two
+   * consecutive words after its genus and species, when the result is exactly a name
+   * and the dropped words name no part or preparation (the precision rules hold).
    */
   private withoutCommonName(label: string): Join<T> | null {
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
     if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return null;
+    if (!startsWithGenus(renameSpecies(label), this.index.botany())) return null;
     for (const n of [1, 2]) {
-      for (let i = 1; i + n <= w.length; i++) {
+      for (let i = 2; i + n <= w.length; i++) {
         const rest = [...w.slice(0, i), ...w.slice(i + n)];
-        if (rest.length < 2) continue;
+        if (rest.length < 2 || !w.slice(i, i + n).every((x) => commonWord(x, this.index.botany()))) continue;
         const e = this.index.exact.get(exactKey(renameSpecies(rest.join(' '))));
-        if (e !== undefined) return { target: e, how: 'tolerant' };
+        if (e !== undefined && this.same(rest.join(' '), { target: e, how: 'tolerant' }))
+          return { target: e, how: 'tolerant' };
       }
     }
     return null;
@@ -220,45 +327,6 @@ function deletionsOf(w: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
   return out;
-}
-
-export type JoinVia = 'alias' | 'inci' | 'synonym';
-
-/** The joiner of the sample pipeline: targets are CosIng INCI names (upper case), with the curated aliases. */
-export class Joiner extends LabelJoiner<string> {
-  /** Curated alias targets that are not CosIng names (reported, never used). */
-  readonly unknownAliasTargets: string[] = [];
-
-  constructor(inciNames: readonly string[]) {
-    super(new JoinIndex<string>());
-    for (const n of [...inciNames].sort()) this.index.addName(n, n.toUpperCase());
-    for (const [k, target] of Object.entries(CURATED_ALIASES)) {
-      if (this.index.exact.has(exactKey(target))) this.index.addAlias(k, target);
-      else this.unknownAliasTargets.push(target);
-    }
-  }
-
-  /** Add synonyms of an INCI name; a synonym claimed by two different names is dropped. */
-  addSynonyms(inci: string, names: readonly string[]): void {
-    for (const s of names) this.index.addSynonym(s, inci);
-  }
-
-  /** The INCI name whose exact or compact form this text is, or null (aliases and synonyms not consulted). */
-  inciNamed(text: string): string | null {
-    return this.index.exact.get(exactKey(text)) ?? this.index.compact.get(compactKey(text)) ?? null;
-  }
-
-  /** The CosIng INCI name a printed name stands for, or null. */
-  match(label: string): string | null {
-    return this.join(label)?.target ?? null;
-  }
-
-  /** match, with the pipeline's three join counters (exact and tolerant matches count as "inci"). */
-  matchVia(label: string): { inci: string; via: JoinVia } | null {
-    const j = this.join(label);
-    if (j === null) return null;
-    return { inci: j.target, via: j.how === 'alias' ? 'alias' : j.how === 'synonym' ? 'synonym' : 'inci' };
-  }
 }
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */

@@ -43,7 +43,20 @@ const LIST_PREFIX =
   /^(full |key )?(ingredients?( list)?|ingr[ée]dients|inci|composition|active ingredients?|inactive ingredients?|other ingredients)\s*[:\-–—]\s*/i;
 /** Markers that open a "may contain" colour section, with any brackets and colon. */
 const MAY_CONTAIN =
-  /^[[(]?\s*(may contain|peut contenir|puede contener|kann enthalten|\+\s*\/\s*-|±)\s*[\])]?\s*([[(]\s*(\+\s*\/\s*-|may contain)\s*[\])])?\s*[:\-–—]?\s*/i;
+  /^[[(]?\s*(may contain|peut contenir|puede contener|kann enthalten|\+\s*\/\s*-|±)\s*[\])]?\s*([[(]\s*(\+\s*\/\s*-|may contain)\s*[\])])?\s*[:\-–—]?\s*([[(]\s*(\+\s*\/\s*-|±)\s*[\])]\s*)?/i;
+/** One language's "may contain" words, with an optional "(+/-)" after them. */
+const MAY_WORDS =
+  '(?:may contain|peut contenir|puede contener|kann enthalten|pu[òo] contenere|kan bevatten|pode conter|mo[żz]e zawiera[ćc])(?:\\s*[[(]\\s*(?:\\+\\s*\\/\\s*-|±)\\s*[\\])])?';
+/** "May contain / Peut contenir / Kann enthalten (+/-)": one marker printed in several languages. */
+const MAY_TRANSLATED = new RegExp(`(${MAY_WORDS})(?:\\s*\\/\\s*${MAY_WORDS})+`, 'gi');
+/** "Ingredients / Ingrédients / Zutaten": one header printed in several languages. */
+const LIST_TRANSLATED =
+  /\b(ingredients?|ingr[ée]dients|zutaten|ingredientes|ingredienti|inci)(?:\s*\/\s*(?:ingredients?|ingr[ée]dients|zutaten|ingredientes|ingredienti|inci)\b)+/gi;
+/** A "May contain" marker inside a footnote sentence ("*Organic. May contain: CI 77891"). */
+const MAY_IN_NOTE =
+  /[[(]?\s*(?:may contain|peut contenir|puede contener|kann enthalten)\b|[[(]\s*(?:\+\s*\/\s*-|±)\s*[\])]/i;
+/** An entry that is only a note on its neighbour: "(preservative)", "(and)", "(organic)", "(nano)", "*certified organic". */
+const NOTE_ONLY = /^\(?\s*(preservatives?|and|organic|certified organic|nano|non-nano|vegan|natural)\s*\)?$/i;
 /** Function words of marketing prose; INCI names do not use them. */
 const PROSE_WORDS = new Set([
   'the',
@@ -102,11 +115,6 @@ export function parseLabel(text: string): ParsedLabel {
   return out;
 }
 
-/** The entries of a label in label order: every section's, duplicates kept (see mergeSections). */
-export function allEntries(parsed: ParsedLabel): LabelEntry[] {
-  return parsed.sections.flatMap((s) => s.entries);
-}
-
 /**
  * One product's list from several sections (kits, shade ranges): the union in
  * first-seen label order; an entry is left out when an earlier kept entry has the
@@ -129,11 +137,6 @@ export function mergeSections(
     }
   }
   return merged;
-}
-
-/** Printed names of one product's list (mergeSections of parseLabel): what the sample pipeline keeps. */
-export function labelEntries(text: string): string[] {
-  return mergeSections(parseLabel(text).sections).map((e) => e.label_name);
 }
 
 /** The INCI list paragraph of a product page text: kept for callers that want only the last list. */
@@ -215,6 +218,8 @@ function normalise(text: string): string {
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2028|\u2029/g, '\n')
     .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
+    .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
+    .replace(LIST_TRANSLATED, '$1') // and so is a list header
     .replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
     .trim();
 }
@@ -314,8 +319,12 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   // A full stop followed by a footnote mark ends the list ("…, Tocopherol. *Organic").
   const foot = line.includes('.') ? /\.\s*[*†‡]/.exec(line) : null;
   if (foot) {
-    st.out.notes.push(line.slice(foot.index + 1).trim());
-    line = line.slice(0, foot.index + 1);
+    // A "May contain" section after the footnote goes on the list ("*Organic. May contain: CI 77891").
+    const rest = line.slice(foot.index + 1);
+    const may = MAY_IN_NOTE.exec(rest);
+    const note = (may ? rest.slice(0, may.index) : rest).trim();
+    if (note !== '') st.out.notes.push(note);
+    line = line.slice(0, foot.index + 1) + (may ? ` ${rest.slice(may.index)}` : '');
   }
   // A line that says it is a list ("Active Ingredient: Salicylic Acid 2%") is never a header.
   const listed = /[:-]/.test(line) && LIST_PREFIX.test(line);
@@ -404,7 +413,12 @@ function readPart(st: State, raw: string): void {
   }
   const name = cleanName(s);
   if (name === '') return;
-  if ((CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) || (name.length > 40 && DISCLAIMER.test(name)) || isProse(name))
+  if (
+    (CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) ||
+    (name.length > 40 && DISCLAIMER.test(name)) ||
+    isProse(name) ||
+    (name.length < 24 && NOTE_ONLY.test(name))
+  )
     return void st.out.notes.push(name);
   current(st).entries.push({ label_name: name, concentration: concentrationOf(name), may_contain: st.may });
 }

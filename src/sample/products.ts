@@ -142,3 +142,8 @@ function nonEmpty(s: string): string | null {
   const t = s.replace(/\s+/g, ' ').trim();
   return t === '' ? null : t;
 }
+
+/** Printed names of one product's list (mergeSections of parseLabel): what the sample pipeline keeps. */
+export function labelEntries(text: string): string[] {
+  return mergeSections(parseLabel(text).sections).map((e) => e.label_name);
+}

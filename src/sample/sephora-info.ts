@@ -5,7 +5,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pythonListText } from '../labels/python-list';
+import { pythonListText } from './python-list';
 import { csvRecords } from './csv';
 
 export interface SephoraInfoProduct {
