@@ -1,12 +1,11 @@
 // The access store on Redis shared by several instances: one server, a Sentinel-managed
 // primary or a Cluster. Guarantees: every check-and-count runs inside one Lua script
-// (EVALSHA), atomic across all clients — at most one `meter` call is in flight (on a
-// cluster, one per hash slot: an op's keys always share the slot of its account, see
-// redis-keys.ts), and the hits and charges that arrive meanwhile (or in one event-loop turn)
-// share the next call, each checked in turn, each counting its month and its day (two
-// fields of the month's hash); the charges nothing can refuse (no ceiling, no trial) of one
-// key and day queued for one call are one op; commands fail fast while no primary answers
-// and time out after the given bound (never resent).
+// (EVALSHA), atomic across all clients — the hits and charges of one event-loop turn share
+// one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
+// account, see redis-keys.ts), each checked in turn, each counting its month and its day
+// (two fields of the month's hash); that turn's charges nothing can refuse (no ceiling, no
+// trial) of one key and day are one op; commands fail fast while no primary answers and
+// time out after the given bound (never resent).
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import calculateSlot from 'cluster-key-slot';
@@ -161,8 +160,6 @@ interface Op {
 export class RedisBackend implements Backend {
   private readonly r: Client;
   private queue: Op[] = [];
-  /** `meter` calls in flight (one, or one per slot on a cluster); while any is, ops wait in the queue. */
-  private calls = 0;
   /** Queued charges that cannot be refused, by key id and month: later ones add their units. */
   private summed = new Map<string, Op>();
   /** Key id → account, from the last snapshot: a rate hit's keys are named by its account on a cluster. */
@@ -291,7 +288,6 @@ export class RedisBackend implements Backend {
   }
 
   private readonly flush = (): void => {
-    if (this.calls > 0 || this.queue.length === 0) return; // sent when the calls in flight are answered
     const ops = this.queue;
     this.queue = [];
     this.summed.clear();
@@ -307,22 +303,14 @@ export class RedisBackend implements Backend {
   };
 
   private run(ops: Op[]): void {
-    this.calls++;
     this.send(ops).then(
       (results) => {
-        this.answered();
         for (let i = 0; i < ops.length; i++) for (const w of ops[i].waiters) w.resolve(results[i]);
       },
       (err) => {
-        this.answered();
         for (const op of ops) for (const w of op.waiters) w.reject(err);
       },
     );
-  }
-
-  /** A call answered: once none is in flight, the ops queued meanwhile go in the next call. */
-  private answered(): void {
-    if (--this.calls === 0) this.flush();
   }
 
   /** The `meter` script call for `ops` (keys, then every op's 7 ARGV). */
