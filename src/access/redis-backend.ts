@@ -4,9 +4,8 @@
 // one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
 // account, see redis-keys.ts), each checked in turn, each counting its month and its day
 // (two fields of the month's hash); that turn's charges nothing can refuse (no ceiling, no
-// trial) of one key and day are one op, and a call of that op alone is the script's two
-// HINCRBYs sent bare in one pipeline (one round trip); commands fail fast while no primary
-// answers and time out after the given bound (never resent).
+// trial) of one key and day are one op; commands fail fast while no primary answers and
+// time out after the given bound (never resent).
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import calculateSlot from 'cluster-key-slot';
@@ -314,21 +313,8 @@ export class RedisBackend implements Backend {
     );
   }
 
-  /**
-   * The `meter` script call for `ops`; a lone charge nothing can refuse is the script's two
-   * HINCRBYs (the month's field and the day's), sent bare in one pipeline: one round trip.
-   */
+  /** The `meter` script call for `ops` (keys, then every op's 7 ARGV). */
   private send(ops: Op[]): Promise<number[]> {
-    const [first] = ops;
-    if (ops.length === 1 && first.args[0] === 'c' && first.args[4] === -1 && first.args[5] === -1) {
-      const [, id, , units, , , dd] = first.args;
-      return this.r
-        .pipeline()
-        .hincrby(first.keys[0], `c:${id}`, units)
-        .hincrby(first.keys[0], `c:${id}:${dd}`, units)
-        .exec()
-        .then((results) => (failed(results), [0]));
-    }
     const k = ops.length * 2;
     const args = new Array<string | number>(ops.length * 9);
     for (let i = 0; i < ops.length; i++) {
