@@ -2,7 +2,7 @@
 // 50 against product by id, run after run on one server, so that a run slower than the next
 // shows. Each round starts the service of this checkout (and of DIR's, another checkout's
 // build, in turn: new, old, new, old, …) on the benchmark catalogue (bench/catalogue.ts,
-// --products as `npm run bench`), measures product by id once and then the batch RUNS times
+// --products as `npm run bench`; --catalogue FILE serves a copy of it instead), measures product by id once and then the batch RUNS times
 // in a row. Guarantees: every figure is the server's CPU per request over the measured
 // window; page faults and the server's anonymous and file-backed resident memory are read
 // from /proc after each run; both servers use the same access store, key and requests.
@@ -21,6 +21,7 @@ interface Run {
   round: number;
   scenario: string;
   cpuUs: number;
+  p99Ms: number;
   /** Minor and major page faults per request (warm-up included). */
   minorFaults: number;
   majorFaults: number;
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   const old = take(argv, '--old');
   const rounds = Number(take(argv, '--rounds') ?? 2);
   const runs = Number(take(argv, '--runs') ?? 5);
+  const file = take(argv, '--catalogue'); // another copy of the catalogue (page-cache experiments)
   const o = parseOptions(argv, process.env, cpus().length);
   const dist = resolve(__dirname, '..');
   const root = resolve(dist, '..');
@@ -74,7 +76,11 @@ async function main(): Promise<void> {
   for (let round = 1; round <= rounds; round++) {
     for (const checkout of checkouts) {
       const logFile = join(work, `serve-${round}.log`);
-      const server = await startService(checkout, { catalogue: cat.file, access, plans, logFile });
+      const catalogue = file ?? cat.file;
+      const opened = Date.now();
+      const server = await startService(checkout, { catalogue, access, plans, logFile });
+      const [minor, major] = faults(server.pid);
+      log(`${checkout} serving after ${Date.now() - opened} ms, ${minor} minor and ${major} major faults`);
       try {
         const measure = async (scenario: string, requests: BenchRequest[]) => {
           const headers: Record<string, string> = { 'x-api-key': key };
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
             round,
             scenario,
             cpuUs: ((r.serverCpuMs ?? NaN) * 1000) / r.requests,
+            p99Ms: r.p99,
             minorFaults: (minor1 - minor0) / all,
             majorFaults: (major1 - major0) / all,
             rssAnonMiB: mem.anon,
@@ -104,7 +111,7 @@ async function main(): Promise<void> {
           };
           out.push(run);
           log(
-            `${run.checkout} round ${round} ${scenario}: ${run.cpuUs.toFixed(0)} µs/req, faults/req ` +
+            `${run.checkout} round ${round} ${scenario}: ${run.cpuUs.toFixed(0)} µs/req, p99 ${run.p99Ms.toFixed(1)} ms, faults/req ` +
               `${run.minorFaults.toFixed(1)} minor ${run.majorFaults.toFixed(2)} major, ` +
               `RssAnon ${mem.anon.toFixed(0)} MiB, RssFile ${mem.file.toFixed(0)} MiB`,
           );
