@@ -15,6 +15,7 @@ export interface JoinedEntry<T> extends LabelEntry {
 export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoiner<T>): JoinedEntry<T>[] {
   const out: JoinedEntry<T>[] = [];
   const memo = new Map<string, Join<T> | null>();
+  const splits = new Map<string, [SplitPart<T>, SplitPart<T>] | null>();
   const join1 = (name: string): Join<T> | null => {
     let j = memo.get(name);
     if (j === undefined) memo.set(name, (j = joiner.join(name)));
@@ -24,7 +25,8 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
     const e = entries[i];
     const join = join1(e.label_name);
     // Two names printed without a separator: two entries, never a join to one of them.
-    const parts = splitOf(e.label_name, join, joiner);
+    let parts = splits.get(e.label_name);
+    if (parts === undefined) splits.set(e.label_name, (parts = splitOf(e.label_name, join, joiner)));
     if (parts !== null) {
       for (const p of parts)
         out.push({ label_name: p.text, concentration: null, may_contain: e.may_contain, join: p.join });
