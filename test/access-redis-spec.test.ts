@@ -1,7 +1,10 @@
 // Redis store specs (single server, TLS, Sentinel, Cluster) parse into what they say, bad ones are
-// refused with a message naming the problem and never the password, and on a cluster every key
-// one atomic metering step touches lies in the slot of its account.
+// refused with a message naming the problem and never the password, on a cluster every key
+// one atomic metering step touches lies in the slot of its account, and a Sentinel store that
+// cannot be reached is refused with the reason and lets the process exit once closed.
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import assert from 'node:assert/strict';
 import calculateSlot from 'cluster-key-slot';
 import { parseRedisSpec } from '../src/access/redis-spec';
@@ -130,4 +133,26 @@ test('a single server keeps the flat key names of earlier releases', () => {
       'catalogue:trial',
     ],
   );
+});
+
+test('a Sentinel store whose Sentinels do not answer: the admin is refused with the reason, and the process can exit', async () => {
+  // The Sentinel client keeps connections to every Sentinel; closing the store must close them
+  // (a client closed while it waits to reconnect gets no `end` from ioredis).
+  const port = 7100 + Math.floor(Math.random() * 800); // nothing listens there for a Sentinel
+  const script = `
+    const { openAdmin } = require(${JSON.stringify(require.resolve('../src/access'))});
+    openAdmin('redis-sentinel://127.0.0.1:${port}/nobody').then(
+      () => console.log('opened'),
+      (err) => console.log(err.message),
+    );`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = await Promise.race([
+    once(child, 'exit').then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+  ]);
+  if (!exited) child.kill('SIGKILL');
+  assert.match(out, /cannot reach the access store at sentinels 127\.0\.0\.1:\d+ \(master nobody\)/);
+  assert.ok(exited, 'the process exits once the store is closed');
 });

@@ -40,7 +40,15 @@ interface Target {
 export function sentinelClient(s: SentinelSpec, common: RedisOptions): Redis {
   const target: Target = { named: null, fencedUntil: 0, fencedEpoch: 0 };
   const redis = new Redis({ ...common, db: s.db, Connector: connectorTo(target, s) });
-  new Follower(s, redis, target).start();
+  const follower = new Follower(s, redis, target);
+  follower.start();
+  // Closed by its owner: the Sentinel connections too (ioredis emits no `end` for a client
+  // closed while it waits to reconnect, and they would keep the process alive).
+  const disconnect = redis.disconnect.bind(redis);
+  redis.disconnect = (reconnect = false) => {
+    if (!reconnect) follower.stop();
+    disconnect(reconnect);
+  };
   return redis;
 }
 
@@ -144,7 +152,8 @@ class Follower {
     this.redis.disconnect(true); // reconnects only once a newer primary is named (or the fence ends)
   }
 
-  private stop(): void {
+  stop(): void {
+    if (this.ended) return;
     this.ended = true;
     clearInterval(this.timer);
     for (const c of [...this.sentinels, ...this.subscribers]) c.disconnect();
