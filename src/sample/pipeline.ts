@@ -3,7 +3,8 @@
 // randomness, no directory-order dependence); every label entry of a product's list is
 // kept in label order and joined to a CosIng-derived ingredient or to a label-only
 // ingredient; a list printed without separators (an unjoined entry over 150 characters)
-// is left out whole and counted in the report.
+// is left out whole and counted in the report. The dictionary is cleaned by the rules
+// of dictionary-rules.ts before any product is joined; what they change is reported.
 import { brandKey, phraseKey } from '../shared/text';
 import { CURATED_ALIASES, compactKey } from '../labels/aliases';
 import { colourNames, Dropped, plantNames, sameSubstance, sharedSynonyms, unspecificReason } from './dictionary-rules';

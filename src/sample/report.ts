@@ -161,7 +161,9 @@ function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
     'target keeps its name and id; the merged name becomes its synonym). The curated alias IRON OXIDES → CI 77491 is',
     'gone: "Iron Oxides" names CI 77491, 77492 and 77499, and only a printed colour index decides among them.',
     'Cera Flava (from the Ph. Eur. name "cera alba / cera flava") stays on Cera Alba: with Beeswax merged into it, that',
-    'record is the beeswax of both grades.',
+    "record is the beeswax of both grades. Sharing a CAS number alone merges nothing: one plant's oils, extracts and",
+    'waters share one, and CosIng keeps hair-dye and UV-filter names (Acid Red 33, Titanium Dioxide) as entries of',
+    'their own beside the CI record (CI 17200, CI 77891), each regulated separately.',
     '',
   );
   L.push('| change | count | examples |', '|---|---|---|');
