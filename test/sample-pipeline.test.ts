@@ -68,10 +68,13 @@ test('the excerpt catalogue is valid per catalogue-source.md', () => {
   assert.deepEqual(problems(result), []);
 });
 
-test('every CosIng entry becomes an ingredient; duplicate names ignoring case merge into one', () => {
+test('every CosIng entry becomes an ingredient; duplicate names ignoring case merge into one, and one substance into one record', () => {
   assert.equal(result.stats.cosingRows, 31);
-  assert.equal(result.stats.cosingIngredients, 30);
+  assert.equal(result.stats.cosingIngredients, 29);
   assert.deepEqual(result.stats.mergedDuplicateNames, ['METHOXYETHANOL']);
+  // WATER is a curated alias of AQUA and shares its CAS number: one record, WATER its synonym.
+  assert.deepEqual(result.stats.dictionary.merged, [['WATER', 'AQUA']]);
+  assert.ok(!byName.has('Water') && /\bWater\b/.test(byName.get('Aqua')?.other_names ?? ''));
   assert.ok(
     byName.has('Glycerin') &&
       byName.has('C12-15 Alkyl Benzoate') &&

@@ -27,9 +27,8 @@ export const CURATED_ALIASES: Readonly<Record<string, string>> = {
   FLAVOUR: 'AROMA',
   'AROMA FLAVOR': 'AROMA',
   'FLAVOR AROMA': 'AROMA',
-  // Colours printed by their common name.
-  'IRON OXIDES': 'CI 77491',
-  'IRON OXIDE': 'CI 77491',
+  // Colours printed by their common name. "Iron Oxides" names a group (CI 77491, 77492,
+  // 77499): it must not decide a join alone, so it has no alias (issue 24).
   'RED IRON OXIDE': 'CI 77491',
   'YELLOW IRON OXIDE': 'CI 77492',
   'BLACK IRON OXIDE': 'CI 77499',

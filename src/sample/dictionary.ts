@@ -3,6 +3,8 @@
 // registry numbers, an IUPAC name where CosIng's description is one, synonyms,
 // mapped functions, scores, rating and free-from tag. Guarantees: field values
 // obey catalogue-source.md; the result is sorted by name, ids are uuid v5 of the INCI name.
+// The synonyms it is given are already cleaned (dictionary-rules.ts: shared, group,
+// plant and grade synonyms dropped; one substance, one record).
 import { labelCase } from './casing';
 import { CosingRow, sortableDate } from './cosing';
 import { mapFunctions } from './functions';

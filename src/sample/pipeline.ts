@@ -3,9 +3,11 @@
 // randomness, no directory-order dependence); every label entry of a product's list is
 // kept in label order and joined to a CosIng-derived ingredient or to a label-only
 // ingredient; a list printed without separators (an unjoined entry over 150 characters)
-// is left out whole and counted in the report.
+// is left out whole and counted in the report. The dictionary is cleaned by the rules
+// of dictionary-rules.ts before any product is joined; what they change is reported.
 import { brandKey, phraseKey } from '../shared/text';
-import { compactKey } from '../labels/aliases';
+import { CURATED_ALIASES, compactKey } from '../labels/aliases';
+import { colourNames, Dropped, plantNames, sameSubstance, sharedSynonyms, unspecificReason } from './dictionary-rules';
 import { annexNames, fragranceAllergens, readAnnexes } from './annexes';
 import { sampleBarcodes } from './barcodes';
 import { BarcodeAllocator } from '../source/barcodes';
@@ -13,7 +15,7 @@ import { labelCase } from './casing';
 import { readCosdnaIngredients, readKgImages, readKgProducts } from './cosdna';
 import { readCosing } from './cosing';
 import { readCurlsIngredients, readCurlsProducts } from './curlsbot';
-import { buildIngredient, groupCosing, SourceIngredient } from './dictionary';
+import { buildIngredient, groupCosing, registryNumbers, SourceIngredient } from './dictionary';
 import { readFulton } from './fulton';
 import { MAX_TOLERANT_LENGTH, type JoinHow } from '../labels/joiner';
 import { Joiner } from './joiner';
@@ -54,6 +56,12 @@ export interface PipelineResult {
     unmatched: [string, number][];
     unknownAliasTargets: string[];
     editorialNamesMissing: string[];
+    dictionary: {
+      dropped: Dropped[];
+      merged: [string, string][];
+      colours: [string, string][];
+      repointed: [string, number][];
+    };
   };
 }
 
@@ -71,6 +79,19 @@ interface Dictionary {
   joiner: Joiner;
   ingredientByInci: Map<string, SourceIngredient>;
   editorial: string[];
+  cleanUp: DictionaryCleanUp;
+}
+
+/** What the dictionary clean-up decided (reported in docs/data-report.md). */
+export interface DictionaryCleanUp {
+  /** Rule 1: synonyms (compact form) held by two or more records. */
+  shared: Set<string>;
+  /** Rule 3: CosIng INCI name merged → the INCI name of the record that stays. */
+  mergedInto: Map<string, string>;
+  /** Rule 3: colour names added as synonyms [name, CI record]. */
+  colours: [string, string][];
+  /** Rules 1 and 2: synonyms dropped, with the rule. */
+  dropped: Dropped[];
 }
 
 /** Stage 1: CosIng grouped into ingredients, enriched from CosDNA, curlsbot, Fulton and the annexes. */
@@ -81,14 +102,28 @@ function buildDictionary(rawDir: string): Dictionary {
 
   // Synonyms: CosDNA (KG) and curlsbot lists, attached to the CosIng name they join.
   const synonyms = new Map<string, string[]>();
-  const addSyn = (inci: string, names: string[]) => {
+  // Rule 2 (src/sample/dictionary-rules.ts): a group, a plant's name or a grade never
+  // becomes a record's synonym, so it cannot decide a join either.
+  const cosdna = readCosdnaIngredients(rawDir);
+  const curlsIngredients = readCurlsIngredients(rawDir);
+  const plants = plantNames(groups.keys(), [
+    ...cosdna.flatMap((r) => [r.name, ...r.synonyms]),
+    ...curlsIngredients.flatMap((r) => [r.name, ...r.synonyms]),
+  ]);
+  const dropped = new Map<string, Dropped>();
+  const addSyn = (inci: string, all: string[]) => {
+    const names = all.filter((n) => {
+      const reason = unspecificReason(n, inci, plants);
+      if (reason && compactKey(n) !== compactKey(inci))
+        dropped.set(`${inci}|${compactKey(n)}`, { name: n, inci, reason });
+      return reason === null || compactKey(n) === compactKey(inci);
+    });
     joiner.addSynonyms(inci, names);
     const list = synonyms.get(inci) ?? [];
     for (const n of names) if (!list.includes(n)) list.push(n);
     synonyms.set(inci, list);
   };
   const scores = new ScoreBook();
-  const cosdna = readCosdnaIngredients(rawDir);
   const cosdnaInci = cosdna.map(
     (r) => joiner.match(r.name) ?? r.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null,
   );
@@ -96,7 +131,6 @@ function buildDictionary(rawDir: string): Dictionary {
     const inci = cosdnaInci[i];
     if (inci) addSyn(inci, [r.name, ...r.synonyms]);
   });
-  const curlsIngredients = readCurlsIngredients(rawDir);
   const curlsClasses = new Map<string, Set<string>>();
   for (const ci of curlsIngredients) {
     const inci = joiner.match(ci.name) ?? ci.synonyms.map((s) => joiner.match(s)).find((m) => m !== null) ?? null;
@@ -122,17 +156,21 @@ function buildDictionary(rawDir: string): Dictionary {
       );
   }
 
+  const cleanUp = cleanDictionary(groups, joiner, synonyms, dropped);
+
   const annexes = readAnnexes(rawDir);
   const allergens = new Set(fragranceAllergens(annexes));
   const uvFilters = new Set(annexNames(annexes, 'VI'));
   const ingredientByInci = new Map<string, SourceIngredient>();
   for (const [inci, group] of groups) {
+    if (cleanUp.mergedInto.has(inci)) continue;
     ingredientByInci.set(
       inci,
       buildIngredient(inci, group, {
         synonyms: (n) =>
           (synonyms.get(n) ?? [])
-            .filter((s) => (joiner.inciNamed(s) ?? n) === n)
+            .filter((s) => !cleanUp.shared.has(compactKey(s)))
+            .filter((s) => (joiner.inciNamed(s) ?? n) === n || cleanUp.mergedInto.get(joiner.inciNamed(s) ?? '') === n)
             .map((s) => (s === s.toLowerCase() ? s.charAt(0).toUpperCase() + s.slice(1) : s)),
         scores: (n) => scores.scores(n),
         rating: (n) => ratingOf(n, { allergens, uvFilters }),
@@ -140,7 +178,59 @@ function buildDictionary(rawDir: string): Dictionary {
       }),
     );
   }
-  return { cosingRows: cosing.length, groups, joiner, ingredientByInci, editorial: [...allergens, ...uvFilters] };
+  return {
+    cosingRows: cosing.length,
+    groups,
+    joiner,
+    ingredientByInci,
+    editorial: [...allergens, ...uvFilters],
+    cleanUp,
+  };
+}
+
+/**
+ * The dictionary clean-up (issue 24), in this order: rule 3 colour index (US colour
+ * names derived from a CI record's own synonyms become its synonyms), rule 3 one
+ * substance (a record named by another's curated alias or source synonym, sharing a CAS
+ * number, merges into it), then rule 1 (a synonym held by two or more records is dropped
+ * from all). Rule 2 is applied as synonyms are added. Mutates `synonyms` and the joiner.
+ */
+function cleanDictionary(
+  groups: ReturnType<typeof groupCosing>,
+  joiner: Joiner,
+  synonyms: Map<string, string[]>,
+  dropped: Map<string, Dropped>,
+): DictionaryCleanUp {
+  const colours: [string, string][] = [];
+  for (const [inci, list] of [...synonyms].sort((a, b) => cmp(a[0], b[0]))) {
+    const names = colourNames(inci, list).filter((n) => joiner.inciNamed(n) === null);
+    if (names.length === 0) continue;
+    for (const n of names) colours.push([n, inci]);
+    joiner.addSynonyms(inci, names);
+    synonyms.set(inci, [...names, ...list.filter((n) => !names.includes(n))]);
+  }
+  const candidates: [string, string][] = [];
+  for (const [k, target] of Object.entries(CURATED_ALIASES))
+    if (groups.has(k) && groups.has(target)) candidates.push([target, k]);
+  const casOf = (n: string) => (registryNumbers((groups.get(n) ?? []).map((r) => r.cas)) ?? '').split(', ');
+  const mergedInto = sameSubstance(candidates, casOf);
+  for (const [b, a] of mergedInto) {
+    const list = synonyms.get(a) ?? [];
+    synonyms.set(a, [labelCase(b), ...list.filter((n) => compactKey(n) !== compactKey(b))]);
+  }
+  const shared = sharedSynonyms(synonyms);
+  for (const [inci, list] of synonyms)
+    for (const n of list)
+      if (shared.has(compactKey(n)) && joiner.inciNamed(n) === null)
+        dropped.set(`${inci}|${compactKey(n)}`, { name: n, inci, reason: 'shared' });
+  return {
+    shared,
+    mergedInto,
+    colours,
+    dropped: [...dropped.values()].sort(
+      (x, y) => cmp(x.reason, y.reason) || cmp(x.inci, y.inci) || cmp(x.name, y.name),
+    ),
+  };
 }
 
 /**
@@ -206,14 +296,18 @@ interface Joined {
   labelOnly: Map<string, { names: Map<string, number>; id: string }>;
   unmatched: Map<string, number>;
   joinedVia: Record<Exclude<JoinHow, 'none'>, number>;
+  /** Product entries joined to a merged record's name or by a derived colour name: "label → record" → entries. */
+  repointed: Map<string, number>;
 }
 
 /** Stage 3: every kept product's entries joined, in label order; what joins nothing becomes a label-only ingredient. */
 function joinProducts(
   kept: ReadonlyMap<string, ProductRecord>,
   perSource: Record<string, SourceStats>,
-  { joiner, ingredientByInci }: Dictionary,
+  { joiner, ingredientByInci, cleanUp }: Dictionary,
 ): Joined {
+  const colourKeys = new Set(cleanUp.colours.map(([n]) => compactKey(n)));
+  const repointed = new Map<string, number>();
   const joinedVia: Record<Exclude<JoinHow, 'none'>, number> = { exact: 0, synonym: 0, alias: 0, tolerant: 0 };
   const labelOnly = new Map<string, { names: Map<string, number>; id: string }>();
   const unmatched = new Map<string, number>();
@@ -233,7 +327,12 @@ function joinProducts(
       if (join) {
         st.joined++;
         joinedVia[join.how]++;
-        return { id: (ingredientByInci.get(join.target) as SourceIngredient).id, label_name, concentration };
+        const target = cleanUp.mergedInto.get(join.target) ?? join.target;
+        if (target !== join.target || colourKeys.has(compactKey(label_name))) {
+          const k = `${label_name} → ${ingredientByInci.get(target)?.name ?? target}`;
+          repointed.set(k, (repointed.get(k) ?? 0) + 1);
+        }
+        return { id: (ingredientByInci.get(target) as SourceIngredient).id, label_name, concentration };
       }
       unmatched.set(label_name, (unmatched.get(label_name) ?? 0) + 1);
       const k = compactKey(label_name) || label_name;
@@ -254,14 +353,14 @@ function joinProducts(
       ingredients: entries,
     });
   }
-  return { products, labelOnly, unmatched, joinedVia };
+  return { products, labelOnly, unmatched, joinedVia, repointed };
 }
 
 /** Stage 4: the ingredient list (CosIng-derived and label-only, sorted by name) and the report's figures. */
 function assemble(
-  { cosingRows, groups, joiner, ingredientByInci, editorial }: Dictionary,
+  { cosingRows, groups, joiner, ingredientByInci, editorial, cleanUp }: Dictionary,
   perSource: Record<string, SourceStats>,
-  { products, labelOnly, unmatched, joinedVia }: Joined,
+  { products, labelOnly, unmatched, joinedVia, repointed }: Joined,
 ): PipelineResult {
   const ingredients = [...ingredientByInci.values()];
   for (const [k, lo] of labelOnly) ingredients.push(labelOnlyIngredient(k, canonicalLabelName(lo.names)));
@@ -283,6 +382,12 @@ function assemble(
       unmatched: [...unmatched].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])),
       unknownAliasTargets: joiner.unknownAliasTargets,
       editorialNamesMissing: [...new Set(editorial)].filter((n) => !groups.has(n)).sort(),
+      dictionary: {
+        dropped: cleanUp.dropped,
+        merged: [...cleanUp.mergedInto].sort((a, b) => cmp(a[0], b[0])),
+        colours: cleanUp.colours,
+        repointed: [...repointed].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])),
+      },
     },
   };
 }

@@ -78,6 +78,7 @@ export function renderReport(r: PipelineResult): string {
   }
   L.push('');
   L.push(...LABEL_PRECISION, '');
+  L.push(...dictionaryCleanUp(stats.dictionary), '');
   L.push('## Most frequent label names that did not join', '');
   L.push('Each became a label-only ingredient (name cleaned, other fields null).', '');
   L.push('| label name | entries |', '|---|---|');
@@ -141,3 +142,47 @@ const LABEL_PRECISION = [
   '`Ethyl Ester (…)` (to Ethyl Acetate by a synonym), `3-0-Ethyl Ascorbic Acid (Vitamin C)` (to Ascorbic Acid by',
   'its gloss), `Parfum (Fragrance) D-Limonene` (to Parfum) and `Yeast Lipase` (split into Yeast and Lipase).',
 ];
+
+const REASONS: [string, string][] = [
+  ['shared', 'rule 1, held by two or more records (dropped from all of them)'],
+  ['group', 'rule 2, names a group ("… Oxides", "… Extracts", "… Salts")'],
+  ['plant', "rule 2, a plant's name alone (genus + species, or a common name)"],
+  ['grade', 'rule 2, a grade ("White …")'],
+];
+
+/** The dictionary clean-up (issue 24): synonyms dropped, colour names added, records merged, with the rule. */
+function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
+  const L: string[] = ['## Dictionary clean-up', ''];
+  L.push(
+    'Source synonyms (CosDNA, curlsbot) and CosIng records are cleaned by three rules (src/sample/dictionary-rules.ts):',
+    '(1) a synonym held by two or more records is dropped from all of them; (2) a synonym naming a group, a plant alone',
+    'or a grade is not kept on a specific record (so it decides no join); (3) one substance, one record: US colour names',
+    'on a CI record ("FD&C Yellow No.6" on CI 15985) give it the label spellings "FD&C Yellow 6" and "Yellow 6", and a',
+    'CosIng record the curated aliases map to another CosIng record sharing a CAS number merges into it (the alias',
+    'target keeps its name and id; the merged name becomes its synonym). The curated alias IRON OXIDES → CI 77491 is',
+    'gone: "Iron Oxides" names CI 77491, 77492 and 77499, and only a printed colour index decides among them.',
+    'Cera Flava (from the Ph. Eur. name "cera alba / cera flava") stays on Cera Alba: with Beeswax merged into it, that',
+    "record is the beeswax of both grades. Sharing a CAS number alone merges nothing: one plant's oils, extracts and",
+    'waters share one, and CosIng keeps hair-dye and UV-filter names (Acid Red 33, Titanium Dioxide) as entries of',
+    'their own beside the CI record (CI 17200, CI 77891), each regulated separately.',
+    '',
+  );
+  L.push('| change | count | examples |', '|---|---|---|');
+  for (const [reason, why] of REASONS) {
+    const xs = d.dropped.filter((x) => x.reason === reason);
+    const ex = xs.slice(0, 6).map((x) => `${x.name} (on ${x.inci})`);
+    L.push(`| synonyms dropped: ${why} | ${xs.length} | ${ex.join('; ').replace(/\|/g, '\\|')} |`);
+  }
+  const ex = d.colours.filter(([n]) => !n.includes('&')).map(([n, ci]) => `${n} → ${ci}`);
+  L.push(`| colour names added to CI records (rule 3) | ${d.colours.length} | ${ex.slice(0, 8).join('; ')} |`);
+  L.push(`| records merged (rule 3) | ${d.merged.length} | ${d.merged.map(([b, a]) => `${b} → ${a}`).join('; ')} |`);
+  const n = d.repointed.reduce((t, [, c]) => t + c, 0);
+  const rex = d.repointed.slice(0, 6).map(([k, c]) => `${k} (${c})`);
+  L.push(`| product entries joined to a merged record's name or by a derived colour name | ${n} | ${rex.join('; ')} |`);
+  L.push('', 'Every synonym dropped, by rule:', '');
+  for (const [reason] of REASONS) {
+    const xs = d.dropped.filter((x) => x.reason === reason).map((x) => `${x.name} (${x.inci})`);
+    L.push(`- ${reason}: ${xs.join('; ')}`);
+  }
+  return L;
+}
