@@ -54,20 +54,21 @@ function stalledBatch(ord: number): { read: () => Promise<string> } {
   };
 }
 
-/** The fixture product whose answer is largest: its batch of 50 is the one left unread. */
-async function largestOrd(): Promise<number> {
+/**
+ * The fixture product with the longest ingredient list (the largest answer): its batch of 50 is
+ * the one left unread. Read from the fixture, not over HTTP, so the pro plan's rate limit
+ * cannot refuse the requests that choose it.
+ */
+function largestOrd(): number {
   let best = 0;
-  let size = 0;
-  for (let ord = 0; ord < products.length; ord++) {
-    const r = await s.get(`/v1/products/${productId(ord)}`);
-    const n = (await r.arrayBuffer()).byteLength;
-    if (r.status === 200 && n > size) [best, size] = [ord, n];
-  }
+  products.forEach((p, ord) => {
+    if (p.ingredients.length > products[best].ingredients.length) best = ord;
+  });
   return best;
 }
 
 it('an answer left unread arrives whole while other batches are answered meanwhile', async () => {
-  const big = await largestOrd();
+  const big = largestOrd();
   const expected = await (await post(big)).text();
   const other = big === 0 ? 1 : 0;
   const otherExpected = await (await post(other)).text();
