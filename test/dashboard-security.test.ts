@@ -318,6 +318,18 @@ describe('input', () => {
     assert.match(await res.text(), /<strong>%ff%fe%3Cb%3E<\/strong>/);
   });
 
+  test('the playground takes a label as long as the API does (100,000 characters), not one more', async () => {
+    const { c } = await developer();
+    const { id } = await c.createKey('long labels');
+    const label = 'Aqua, Glycerin, '.repeat(6_250); // 100,000 characters
+    const accepted = await c.submit('/dashboard/playground', '/dashboard/playground', { text: label, key: id });
+    assert.equal(accepted.status, 200);
+    assert.match(await accepted.text(), /12500 entries/);
+    const refused = await c.submit('/dashboard/playground', '/dashboard/playground', { text: label + 'x', key: id });
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /<small id="e-text" class="error">A label has at most 100,000 characters/);
+  });
+
   test('emails and passwords: each message next to its field', async () => {
     const c = new Client(t.url);
     const cases: [Record<string, string>, string, RegExp][] = [

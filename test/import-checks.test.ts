@@ -11,6 +11,7 @@ import * as zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { runImport } from '../src/importer';
 import { buildCatalogue } from '../src/builder';
+import { ingredient } from './support/source';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DICTIONARY = path.join(ROOT, 'data', 'sample');
@@ -160,21 +161,7 @@ test('--format and --preset take only their listed choices', () => {
 
 test('the dictionary is checked as the build checks ingredients.jsonl: a bad one fails the import as FILE:LINE', async () => {
   const dir = scratch();
-  const rec = (id: string, name: string) =>
-    JSON.stringify({
-      id,
-      name,
-      rating: null,
-      irritancy: null,
-      comedogenicity: null,
-      functions: [],
-      cas_number: null,
-      ec_number: null,
-      ph_eur_name: null,
-      iupac_name: null,
-      other_names: null,
-      category: null,
-    });
+  const rec = (id: string, name: string) => JSON.stringify(ingredient(0, { id, name }));
   const dict = path.join(dir, 'dict');
   fs.mkdirSync(dict);
   fs.writeFileSync(

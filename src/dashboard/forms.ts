@@ -2,6 +2,7 @@
 // Guarantees: a field is read only as a string (anything else, an array from a repeated field
 // included, is treated as empty); every check answers in words naming what to change.
 import { PASSWORD_MAX, PASSWORD_MIN } from '../access';
+import { MAX_LABEL_TEXT } from '../http/operations/analyze-label';
 
 export type Body = Record<string, unknown> | undefined;
 export type Errors = Record<string, string>;
@@ -9,7 +10,8 @@ export type Errors = Record<string, string>;
 export const LIMITS = {
   email: 254,
   keyName: 60,
-  label: 20_000,
+  /** The API's own limit (POST /v1/labels/analyze). */
+  label: MAX_LABEL_TEXT,
 };
 
 /** The field as a string ('' when missing or not a single string). */

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
 import type { DashboardDeps } from '../pages';
-import { errorsOf, field, labelError, type Body } from '../forms';
+import { errorsOf, field, labelError, LIMITS, type Body } from '../forms';
 import { form, requireUser } from './guards';
 
 const HIDE = { schema: { hide: true } };
@@ -26,6 +26,7 @@ export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): voi
   app.get('/playground', { ...HIDE, preHandler: requireUser }, async (req, reply) =>
     reply.page('playground.eta', {
       title: 'Label playground',
+      maxLabel: LIMITS.label,
       keys: await usable(req.user!.name),
       text: EXAMPLE,
       keyId: '',
@@ -35,7 +36,8 @@ export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): voi
 
   app.post(
     '/playground',
-    { ...HIDE, preHandler: form(app, requireUser), bodyLimit: 256 * 1024 },
+    // 100,000 characters form-encoded: up to 9 bytes each (a 3-byte character, percent-encoded)
+    { ...HIDE, preHandler: form(app, requireUser), bodyLimit: 1024 * 1024 },
     async (req, reply) => {
       const body = req.body as Body;
       const text = field(body, 'text');
@@ -45,7 +47,7 @@ export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): voi
         text: labelError(text),
         key: keys.some((k) => k.id === keyId) ? undefined : 'Choose one of your keys.',
       });
-      const data = { title: 'Label playground', keys, text, keyId, errors };
+      const data = { title: 'Label playground', maxLabel: LIMITS.label, keys, text, keyId, errors };
       if (Object.keys(errors).length > 0) return reply.code(400).page('playground.eta', data);
       let result: Analysis;
       try {
