@@ -23,15 +23,6 @@ const FOLDER_ARROWS = {
   dashboard: ['catalogue', 'access', 'http', 'shared'],
 };
 
-/**
- * Known exceptions: arrows the flow forbids that are still in the tree, each to be removed by
- * the change named (issue 26 §3). Listed here so that no new one can come in unseen.
- */
-const KNOWN_EXCEPTIONS = [
-  // the importer uses the sample's id helpers and dictionary (to move where both can use them)
-  { from: '^src/importer/', to: '^src/sample/(ids|dictionary)\\.ts$' },
-];
-
 const folders = Object.keys(FOLDER_ARROWS);
 const allowedFolderArrows = folders.map((from) => ({
   from: { path: `^src/${from}/` },
@@ -73,7 +64,6 @@ module.exports = {
     // node's modules and npm packages
     { from: {}, to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg'] } },
     ...allowedFolderArrows,
-    ...KNOWN_EXCEPTIONS.map((e) => ({ from: { path: e.from }, to: { path: e.to } })),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
