@@ -95,7 +95,10 @@ export class AnswerCompressor {
         if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
         resolve();
       });
-      this.child.on('error', (err) => {
+      this.child.on('error', (err: NodeJS.ErrnoException) => {
+        // A send after the process died: its 'exit' follows and says why (the signal), so
+        // the channel's own error is not the failure reported.
+        if (err.code === 'ERR_IPC_CHANNEL_CLOSED' || err.code === 'EPIPE') return;
         this.fail(err);
         if (this.child.pid === undefined) resolve(); // never started: no 'exit' will come
       });
@@ -132,7 +135,7 @@ export class AnswerCompressor {
   }
 
   private send(): void {
-    if (this.ords.length === 0) return;
+    if (this.ords.length === 0 || !this.child.connected) return; // died: 'exit' reports it
     this.child.send(joinPieces(this.ords, this.packed));
     this.ords = [];
     this.packed = [];
