@@ -100,6 +100,23 @@ test('a colour index printed in the name decides', () => {
   assert.equal(join('Yellow 6 (CI 15985)')[0][1], 'CI 15985');
 });
 
+test('a colour index printed with a letter l, spaces or dots, or bare before a colour name, decides', () => {
+  // Real label strings of the bundled sample; each joined nothing or another record before.
+  assert.deepEqual(join('Cl 77491 (Iron Oxides)')[0].slice(1), ['CI 77491', 'colour_index']);
+  assert.deepEqual(join('C L 77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
+  assert.deepEqual(join('77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
+  assert.deepEqual(join('Iron Oxides (Cl 77491, Cl 77492, Cl 77499)')[0].slice(1), ['CI 77491', 'colour_index']);
+  assert.deepEqual(join('Titanium Dioxide (Cl 77891)')[0].slice(1), ['CI 77891', 'colour_index']);
+  assert.deepEqual(join('C1 77891')[0].slice(1), ['CI 77891', 'colour_index']);
+  assert.equal(join('C.I. 77891')[0][1], 'CI 77891');
+  assert.equal(join('Ci77491')[0][1], 'CI 77491');
+  // Not a colour index: a code, a number outside 10000–77999, a bare number not before a colour name.
+  assert.equal(join('C162585/2')[0][1], null);
+  assert.notEqual(join('Iron Oxides (Cl 87491)')[0][2], 'colour_index');
+  assert.notEqual(join('77491 (Glycerin)')[0][2], 'colour_index');
+  assert.notEqual(join('Tocopher 15850 (Red 6, Red 7, Red 7 Lake)')[0][2], 'colour_index');
+});
+
 test('notes in brackets are not joins: (preservative), (organic), (nano)', () => {
   assert.equal(join('Phenoxyethanol (Preservative)')[0][1], 'PHENOXYETHANOL');
   assert.equal(join('Glycerin (Organic)')[0][1], 'GLYCERIN');

@@ -202,11 +202,10 @@ export class LabelJoiner<T> {
     return found !== null && this.same(text, found) ? found : null;
   }
 
-  /** The record of the first CI number printed in the name, when there is one. */
+  /** The record of the first colour index printed in the name (colourIndexes), when there is one. */
   private colourIndex(label: string): Join<T> | null {
-    if (!/[Cc]\.?\s?[Ii]/.test(label)) return null;
-    for (const m of label.matchAll(CI)) {
-      const t = this.index.exact.get(`CI ${m[1]}`);
+    for (const n of colourIndexes(label)) {
+      const t = this.index.exact.get(`CI ${n}`);
       if (t !== undefined) return { target: t, how: 'tolerant', rule: 'colour_index' };
     }
     return null;
@@ -345,7 +344,26 @@ export function exactKey(s: string): string {
 
 const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
-const CI = /\bC\.?\s?I\.?\s*(\d{5})\b/gi;
+/** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
+const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
+/** A bare number at the start of the name, a colour or pigment named in brackets after it: "77499 (Iron Oxides)". */
+const BARE_CI = /^\s*(\d{5})\s*[([]([^()[\]]*)[)\]]/;
+const COLOUR_WORD =
+  /\b(?:colou?rs?|pigments?|lakes?|iron|oxides?|dioxide|titanium|ultramarines?|chromium|manganese|ferrocyanide|bismuth|oxychloride|carmine|mica|red|yellow|blue|green|black|white|brown|orange|violet|pink)\b/i;
+
+/**
+ * The colour index numbers printed in a name, in order: five digits in the CI range
+ * (10000–77999) after "CI" in any of its printed forms, or a bare number that begins the
+ * name with a colour or pigment named in brackets right after it.
+ */
+export function colourIndexes(label: string): string[] {
+  if (!/\d{5}/.test(label)) return [];
+  const out: string[] = [];
+  const bare = BARE_CI.exec(label);
+  if (bare !== null && COLOUR_WORD.test(bare[2])) out.push(bare[1]);
+  for (const m of label.matchAll(CI)) out.push(m[1]);
+  return out.filter((n) => n >= '10000' && n <= '77999');
+}
 
 /** The forms of a printed name tried in turn. */
 export function forms(label: string): string[] {
@@ -371,7 +389,7 @@ export function forms(label: string): string[] {
   const noParens = withoutGroups(us);
   add(noParens);
   add(noParens.replace(QUALIFIERS, ''));
-  for (const m of us.matchAll(CI)) add(`CI ${m[1]}`);
+  for (const n of colourIndexes(us)) add(`CI ${n}`);
   for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
   for (const g of topGroups(us)) {
     add(g);
