@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readEvalSet, sampleJoiner, score } from '../bench/labels-eval';
 import { joinEntries } from '../src/labels/join-entries';
+import Database from 'better-sqlite3';
+import { LabelAnalyser } from '../src/catalogue/label-analysis';
 
 const { joiner, names } = sampleJoiner();
 const join = (label: string) =>
@@ -115,6 +117,41 @@ test('a colour index printed with a letter l, spaces or dots, or bare before a c
   assert.notEqual(join('Iron Oxides (Cl 87491)')[0][2], 'colour_index');
   assert.notEqual(join('77491 (Glycerin)')[0][2], 'colour_index');
   assert.notEqual(join('Tocopher 15850 (Red 6, Red 7, Red 7 Lake)')[0][2], 'colour_index');
+});
+
+test('a CAS number printed in the name decides when exactly one record carries it', () => {
+  // Real label strings (the evaluation set, the sample's labels); the first joined nothing before.
+  assert.equal(join('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-5')[0][1], 'VERDYL ACETATE');
+  assert.equal(join('Tocopherol (CAS 59-02-9)')[0][1], 'TOCOPHEROL');
+  assert.equal(join('Sodium Chloride [7647-14-5]')[0][1], 'SODIUM CHLORIDE');
+  // A wrong check digit is no CAS number.
+  assert.equal(join('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-4')[0][1], null);
+  // A number two records carry decides nothing: the name does.
+  assert.equal(join('C12-14 Sec-Pareth-9 (CAS 84133-50-6)')[0][1], 'C12-14 SEC-PARETH-9');
+  assert.equal(join('C12-14 Sec-Pareth-8 (CAS 84133-50-6)')[0][1], 'C12-14 SEC-PARETH-8');
+  // Two CAS numbers name a blend: never joined to one part.
+  const blend =
+    'Vegetable Wax Blend Containing Hydrogenated Soybean Oil (CAS 8016-70-4 Soybean) And Hydrogenated Coconut Oil (CAS 84836-98-6 Coconut Oil)';
+  assert.equal(join(blend)[0][1], null);
+});
+
+test('the served analysis reads the CAS numbers from the records (cas_number)', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE label_keys (kind INTEGER, entries TEXT)');
+  const names = ['Tocopherol', 'Tocopheryl Acetate', 'C12-14 Sec-Pareth-8', 'C12-14 Sec-Pareth-9'];
+  db.prepare('INSERT INTO label_keys VALUES (0, ?)').run(JSON.stringify(names.map((n, i) => [n.toUpperCase(), i])));
+  const cas = ['59-02-9', '7695-91-2', '84133-50-6', '84133-50-6'];
+  const records = names.map((name, i) => JSON.stringify({ name, cas_number: cas[i], category: null }));
+  const answer = JSON.parse(
+    new LabelAnalyser(db, records).analyse(
+      'Vitamin E (CAS 59-02-9), Vitamin E Acetate 7695-91-2, Pareth (CAS 84133-50-6)',
+    ),
+  ) as { entries: { ingredient: { name: string } | null }[] };
+  assert.deepEqual(
+    answer.entries.map((e) => e.ingredient?.name ?? null),
+    ['Tocopherol', 'Tocopheryl Acetate', null],
+  );
+  db.close();
 });
 
 test('notes in brackets are not joins: (preservative), (organic), (nano)', () => {

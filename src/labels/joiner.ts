@@ -63,6 +63,8 @@ export class JoinIndex<T> {
   readonly synonyms = new Map<string, T | null>();
   /** Whole printed names (exact key) and what they stand for: checked first, an alias table of one catalogue's own labels. */
   readonly spellings = new Map<string, T>();
+  /** CAS numbers of the records (their cas_number); null: a number two targets carry, never used. */
+  readonly cas = new Map<string, T | null>();
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
@@ -108,6 +110,16 @@ export class JoinIndex<T> {
     return this.spelling.respell(key);
   }
 
+  /** The CAS numbers a record's cas_number holds ("513-85-9, 5341-95-7"); a number two targets carry is dropped. */
+  addCasNumbers(text: string | null, target: T): void {
+    if (text === null) return;
+    for (const n of casNumbers(text)) {
+      const prev = this.cas.get(n);
+      if (prev === undefined) this.cas.set(n, target);
+      else if (prev !== target) this.cas.set(n, null);
+    }
+  }
+
   /** An alias; the first target given a key keeps it. */
   addAlias(text: string, target: T): void {
     const c = compactKey(text);
@@ -151,6 +163,9 @@ export class LabelJoiner<T> {
     // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
     const ci = this.colourIndex(label);
     if (ci !== null) return ci;
+    // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
+    const cas = this.casNumber(label);
+    if (cas !== null) return cas;
     const all = forms(label);
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;
@@ -209,6 +224,18 @@ export class LabelJoiner<T> {
       if (t !== undefined) return { target: t, how: 'tolerant', rule: 'colour_index' };
     }
     return null;
+  }
+
+  /**
+   * The one record carrying the CAS number printed in the name, when the name prints one
+   * (two name a blend: they decide nothing) and exactly one record carries it.
+   */
+  private casNumber(label: string): Join<T> | null {
+    if (this.index.cas.size === 0) return null;
+    const printed = new Set(casNumbers(label));
+    if (printed.size !== 1) return null;
+    const t = this.index.cas.get([...printed][0]);
+    return t === undefined || t === null ? null : { target: t, how: 'tolerant' };
   }
 
   /** The precision rules (src/labels/precision.ts): the record may stand for the printed name. */
@@ -363,6 +390,21 @@ export function colourIndexes(label: string): string[] {
   if (bare !== null && COLOUR_WORD.test(bare[2])) out.push(bare[1]);
   for (const m of label.matchAll(CI)) out.push(m[1]);
   return out.filter((n) => n >= '10000' && n <= '77999');
+}
+
+const CAS = /(?<![\d-])(\d{2,7})-(\d\d)-(\d)(?![\d-])/g;
+
+/** The CAS numbers printed in a text whose check digit is right ("59-02-9"; "59-02-8" is no CAS number). */
+export function casNumbers(text: string): string[] {
+  if (!/\d-\d\d-\d/.test(text)) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(CAS)) {
+    const digits = m[1] + m[2];
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) sum += (digits.length - i) * Number(digits[i]);
+    if (sum % 10 === Number(m[3])) out.push(m[0]);
+  }
+  return out;
 }
 
 /** The forms of a printed name tried in turn. */
