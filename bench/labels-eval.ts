@@ -52,14 +52,18 @@ export function sampleJoiner(dir = path.join(ROOT, 'data', 'sample')): {
   const text = zlib.gunzipSync(fs.readFileSync(path.join(dir, 'ingredients.jsonl.gz'))).toString('utf8');
   const keys = new LabelKeysBuilder();
   const names: string[] = [];
+  const cas: (string | null)[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
-    const r = JSON.parse(line) as { id: string; name: string; other_names: string | null };
+    const r = JSON.parse(line) as { id: string; name: string; other_names: string | null; cas_number: string | null };
     if (r.id !== ingredientId(r.name)) continue; // a label-only ingredient
     keys.ingredient(names.length, r.name, r.other_names);
+    cas.push(r.cas_number);
     names.push(r.name.toUpperCase());
   }
-  return { joiner: new LabelJoiner(keys.index()), names };
+  const ix = keys.index();
+  cas.forEach((c, ord) => ix.addCasNumbers(c, ord));
+  return { joiner: new LabelJoiner(ix), names };
 }
 
 /** Precision and coverage of a joiner on the set: a split must give both records; a join to one part of a split is wrong. */

@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readEvalSet, sampleJoiner, score } from '../bench/labels-eval';
 import { joinEntries } from '../src/labels/join-entries';
+import Database from 'better-sqlite3';
+import { LabelAnalyser } from '../src/catalogue/label-analysis';
 
 const { joiner, names } = sampleJoiner();
 const join = (label: string) =>
@@ -98,6 +100,58 @@ test('a colour index printed in the name decides', () => {
   assert.equal(join('Iron Oxide (CI77492)')[0][1], 'CI 77492');
   assert.equal(join('Iron Oxides (Ci 77492, Ci 77499)')[0][1], 'CI 77492');
   assert.equal(join('Yellow 6 (CI 15985)')[0][1], 'CI 15985');
+});
+
+test('a colour index printed with a letter l, spaces or dots, or bare before a colour name, decides', () => {
+  // Real label strings of the bundled sample; each joined nothing or another record before.
+  assert.deepEqual(join('Cl 77491 (Iron Oxides)')[0].slice(1), ['CI 77491', 'colour_index']);
+  assert.deepEqual(join('C L 77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
+  assert.deepEqual(join('77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
+  assert.deepEqual(join('Iron Oxides (Cl 77491, Cl 77492, Cl 77499)')[0].slice(1), ['CI 77491', 'colour_index']);
+  assert.deepEqual(join('Titanium Dioxide (Cl 77891)')[0].slice(1), ['CI 77891', 'colour_index']);
+  assert.deepEqual(join('C1 77891')[0].slice(1), ['CI 77891', 'colour_index']);
+  assert.equal(join('C.I. 77891')[0][1], 'CI 77891');
+  assert.equal(join('Ci77491')[0][1], 'CI 77491');
+  // Not a colour index: a code, a number outside 10000–77999, a bare number not before a colour name.
+  assert.equal(join('C162585/2')[0][1], null);
+  assert.notEqual(join('Iron Oxides (Cl 87491)')[0][2], 'colour_index');
+  assert.notEqual(join('77491 (Glycerin)')[0][2], 'colour_index');
+  assert.notEqual(join('Tocopher 15850 (Red 6, Red 7, Red 7 Lake)')[0][2], 'colour_index');
+});
+
+test('a CAS number printed in the name decides when exactly one record carries it', () => {
+  // Real label strings (the evaluation set, the sample's labels); the first joined nothing before.
+  assert.equal(join('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-5')[0][1], 'VERDYL ACETATE');
+  assert.equal(join('Tocopherol (CAS 59-02-9)')[0][1], 'TOCOPHEROL');
+  assert.equal(join('Sodium Chloride [7647-14-5]')[0][1], 'SODIUM CHLORIDE');
+  // A wrong check digit is no CAS number.
+  assert.equal(join('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-4')[0][1], null);
+  // A number two records carry decides nothing: the name does.
+  assert.equal(join('C12-14 Sec-Pareth-9 (CAS 84133-50-6)')[0][1], 'C12-14 SEC-PARETH-9');
+  assert.equal(join('C12-14 Sec-Pareth-8 (CAS 84133-50-6)')[0][1], 'C12-14 SEC-PARETH-8');
+  // Two CAS numbers name a blend: never joined to one part.
+  const blend =
+    'Vegetable Wax Blend Containing Hydrogenated Soybean Oil (CAS 8016-70-4 Soybean) And Hydrogenated Coconut Oil (CAS 84836-98-6 Coconut Oil)';
+  assert.equal(join(blend)[0][1], null);
+});
+
+test('the served analysis reads the CAS numbers from the records (cas_number)', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE label_keys (kind INTEGER, entries TEXT)');
+  const names = ['Tocopherol', 'Tocopheryl Acetate', 'C12-14 Sec-Pareth-8', 'C12-14 Sec-Pareth-9'];
+  db.prepare('INSERT INTO label_keys VALUES (0, ?)').run(JSON.stringify(names.map((n, i) => [n.toUpperCase(), i])));
+  const cas = ['59-02-9', '7695-91-2', '84133-50-6', '84133-50-6'];
+  const records = names.map((name, i) => JSON.stringify({ name, cas_number: cas[i], category: null }));
+  const answer = JSON.parse(
+    new LabelAnalyser(db, records).analyse(
+      'Vitamin E (CAS 59-02-9), Vitamin E Acetate 7695-91-2, Pareth (CAS 84133-50-6)',
+    ),
+  ) as { entries: { ingredient: { name: string } | null }[] };
+  assert.deepEqual(
+    answer.entries.map((e) => e.ingredient?.name ?? null),
+    ['Tocopherol', 'Tocopheryl Acetate', null],
+  );
+  db.close();
 });
 
 test('notes in brackets are not joins: (preservative), (organic), (nano)', () => {

@@ -5,7 +5,8 @@
 // sections (an entry printed as two names run together comes back as two, join_rule
 // "split"); each recognised entry carries the ingredient's stored record (2.5) as is;
 // the contains_* flags follow the build's rule (containsFields of the joined
-// ingredients' categories).
+// ingredients' categories); a CAS number printed in a label decides its join when
+// exactly one record's cas_number holds it.
 import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
@@ -14,6 +15,8 @@ import { joinEntries } from '../labels/join-entries';
 import { parseLabel } from '../labels/parser';
 
 /** A record ends with its category (format.ts renderIngredient). */
+/** A record's cas_number (CAS numbers hold no character JSON escapes). */
+const CAS_NUMBER = /"cas_number":"([^"]*)"/;
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 export class LabelAnalyser {
@@ -30,6 +33,8 @@ export class LabelAnalyser {
     for (const [kind, entries] of rows) {
       for (const [key, ord] of JSON.parse(entries) as [string, number][]) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
     }
+    // The records' CAS numbers: a CAS number printed in a label decides its join (src/labels/joiner.ts).
+    records.forEach((r, ord) => ix.addCasNumbers(CAS_NUMBER.exec(r)?.[1] ?? null, ord));
     this.joiner = new LabelJoiner(ix);
     this.flagBits = records.map((r) => {
       const c = CATEGORY_AT_END.exec(r.slice(r.lastIndexOf('"category":')))?.[1] as IngredientCategory | undefined;

@@ -63,6 +63,8 @@ export class JoinIndex<T> {
   readonly synonyms = new Map<string, T | null>();
   /** Whole printed names (exact key) and what they stand for: checked first, an alias table of one catalogue's own labels. */
   readonly spellings = new Map<string, T>();
+  /** CAS numbers of the records (their cas_number); null: a number two targets carry, never used. */
+  readonly cas = new Map<string, T | null>();
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
@@ -108,6 +110,16 @@ export class JoinIndex<T> {
     return this.spelling.respell(key);
   }
 
+  /** The CAS numbers a record's cas_number holds ("513-85-9, 5341-95-7"); a number two targets carry is dropped. */
+  addCasNumbers(text: string | null, target: T): void {
+    if (text === null) return;
+    for (const n of casNumbers(text)) {
+      const prev = this.cas.get(n);
+      if (prev === undefined) this.cas.set(n, target);
+      else if (prev !== target) this.cas.set(n, null);
+    }
+  }
+
   /** An alias; the first target given a key keeps it. */
   addAlias(text: string, target: T): void {
     const c = compactKey(text);
@@ -151,6 +163,9 @@ export class LabelJoiner<T> {
     // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
     const ci = this.colourIndex(label);
     if (ci !== null) return ci;
+    // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
+    const cas = this.casNumber(label);
+    if (cas !== null) return cas;
     const all = forms(label);
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;
@@ -202,14 +217,25 @@ export class LabelJoiner<T> {
     return found !== null && this.same(text, found) ? found : null;
   }
 
-  /** The record of the first CI number printed in the name, when there is one. */
+  /** The record of the first colour index printed in the name (colourIndexes), when there is one. */
   private colourIndex(label: string): Join<T> | null {
-    if (!/[Cc]\.?\s?[Ii]/.test(label)) return null;
-    for (const m of label.matchAll(CI)) {
-      const t = this.index.exact.get(`CI ${m[1]}`);
+    for (const n of colourIndexes(label)) {
+      const t = this.index.exact.get(`CI ${n}`);
       if (t !== undefined) return { target: t, how: 'tolerant', rule: 'colour_index' };
     }
     return null;
+  }
+
+  /**
+   * The one record carrying the CAS number printed in the name, when the name prints one
+   * (two name a blend: they decide nothing) and exactly one record carries it.
+   */
+  private casNumber(label: string): Join<T> | null {
+    if (this.index.cas.size === 0) return null;
+    const printed = new Set(casNumbers(label));
+    if (printed.size !== 1) return null;
+    const t = this.index.cas.get([...printed][0]);
+    return t === undefined || t === null ? null : { target: t, how: 'tolerant' };
   }
 
   /** The precision rules (src/labels/precision.ts): the record may stand for the printed name. */
@@ -345,7 +371,41 @@ export function exactKey(s: string): string {
 
 const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
-const CI = /\bC\.?\s?I\.?\s*(\d{5})\b/gi;
+/** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
+const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
+/** A bare number at the start of the name, a colour or pigment named in brackets after it: "77499 (Iron Oxides)". */
+const BARE_CI = /^\s*(\d{5})\s*[([]([^()[\]]*)[)\]]/;
+const COLOUR_WORD =
+  /\b(?:colou?rs?|pigments?|lakes?|iron|oxides?|dioxide|titanium|ultramarines?|chromium|manganese|ferrocyanide|bismuth|oxychloride|carmine|mica|red|yellow|blue|green|black|white|brown|orange|violet|pink)\b/i;
+
+/**
+ * The colour index numbers printed in a name, in order: five digits in the CI range
+ * (10000–77999) after "CI" in any of its printed forms, or a bare number that begins the
+ * name with a colour or pigment named in brackets right after it.
+ */
+export function colourIndexes(label: string): string[] {
+  if (!/\d{5}/.test(label)) return [];
+  const out: string[] = [];
+  const bare = BARE_CI.exec(label);
+  if (bare !== null && COLOUR_WORD.test(bare[2])) out.push(bare[1]);
+  for (const m of label.matchAll(CI)) out.push(m[1]);
+  return out.filter((n) => n >= '10000' && n <= '77999');
+}
+
+const CAS = /(?<![\d-])(\d{2,7})-(\d\d)-(\d)(?![\d-])/g;
+
+/** The CAS numbers printed in a text whose check digit is right ("59-02-9"; "59-02-8" is no CAS number). */
+export function casNumbers(text: string): string[] {
+  if (!/\d-\d\d-\d/.test(text)) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(CAS)) {
+    const digits = m[1] + m[2];
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) sum += (digits.length - i) * Number(digits[i]);
+    if (sum % 10 === Number(m[3])) out.push(m[0]);
+  }
+  return out;
+}
 
 /** The forms of a printed name tried in turn. */
 export function forms(label: string): string[] {
@@ -371,7 +431,7 @@ export function forms(label: string): string[] {
   const noParens = withoutGroups(us);
   add(noParens);
   add(noParens.replace(QUALIFIERS, ''));
-  for (const m of us.matchAll(CI)) add(`CI ${m[1]}`);
+  for (const n of colourIndexes(us)) add(`CI ${n}`);
   for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
   for (const g of topGroups(us)) {
     add(g);
