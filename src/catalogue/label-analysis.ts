@@ -35,6 +35,7 @@ export class LabelAnalyser {
     }
     // The records' CAS numbers: a CAS number printed in a label decides its join (src/labels/joiner.ts).
     records.forEach((r, ord) => ix.addCasNumbers(CAS_NUMBER.exec(r)?.[1] ?? null, ord));
+    ix.prepare();
     this.joiner = new LabelJoiner(ix);
     this.flagBits = records.map((r) => {
       const c = CATEGORY_AT_END.exec(r.slice(r.lastIndexOf('"category":')))?.[1] as IngredientCategory | undefined;
