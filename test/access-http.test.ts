@@ -13,9 +13,9 @@ import { MESSAGES } from '../src/shared/errors';
 import { buildFixture, productId } from './support/fixture';
 import { serveProcess, type ServeProcess } from './support/serve-process';
 import { PLANS } from './support/plans';
+import { REDIS, dropPrefixes, redisUp } from './support/redis';
 
 const TEST_PLANS = [PLANS.trialFree, PLANS.capped];
-const REDIS = 'redis://127.0.0.1:6379/14';
 
 let dir: string;
 let catalogue: string;
@@ -26,34 +26,6 @@ before(async () => {
   writeFileSync(plans, JSON.stringify(TEST_PLANS));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function redisUp(): Promise<boolean> {
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS, {
-    lazyConnect: true,
-    connectTimeout: 500,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
-async function dropPrefix(prefix: string): Promise<void> {
-  const { default: Redis } = await import('ioredis');
-  const r = new Redis(REDIS);
-  const keys: string[] = [];
-  for await (const batch of r.scanStream({ match: `${prefix}*`, count: 1000 })) keys.push(...(batch as string[]));
-  if (keys.length > 0) await r.del(...keys);
-  r.disconnect();
-}
 
 const stores: { name: string; spec: () => string }[] = [
   { name: 'sqlite', spec: () => `sqlite:${join(dir, `access-${randomBytes(4).toString('hex')}.sqlite`)}` },
@@ -78,7 +50,7 @@ for (const kind of stores) {
     });
     after(async () => {
       await Promise.all(servers.map((s) => s.stop()));
-      if (kind.name === 'redis' && !skip) await dropPrefix(new URL(store).searchParams.get('prefix')!);
+      if (kind.name === 'redis' && !skip) await dropPrefixes([new URL(store).searchParams.get('prefix')!]);
     });
 
     test('120 concurrent requests on a 100-request trial admit exactly 100, with each remaining count once', async (t) => {

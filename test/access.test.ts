@@ -13,11 +13,11 @@ import type { default as Redis, RedisOptions } from 'ioredis';
 import { openAccess, openAdmin, type AccessAdmin, type Clock } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
 import { PLANS } from './support/plans';
+import { REDIS as REDIS_URL, redisUp } from './support/redis';
 
 const TEST_PLANS = [PLANS.trialFree, PLANS.capped, PLANS.paid, PLANS.unlimited];
 const JAN_31_LAST_MS = Date.UTC(2025, 0, 31, 23, 59, 59, 999);
 const DAY = 86_400_000;
-const REDIS_URL = 'redis://127.0.0.1:6379/14';
 
 interface WorkerJob {
   spec: string;
@@ -106,25 +106,6 @@ async function newRedis(url: string, opts: RedisOptions = {}): Promise<Redis> {
   return new RedisClient(url, opts);
 }
 
-async function redisReachable(): Promise<boolean> {
-  const r = await newRedis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 500,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
 interface StoreKind {
   name: string;
   /** A fresh, empty store spec; cleaned up by `cleanup`. */
@@ -165,8 +146,8 @@ function suites(): void {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   storeSuite(sqliteKind(dir), plans, async () => true);
-  let redisUp: Promise<boolean> | undefined;
-  storeSuite(redisKind(), plans, () => (redisUp ??= redisReachable()));
+  let reachable: Promise<boolean> | undefined;
+  storeSuite(redisKind(), plans, () => (reachable ??= redisUp()));
 
   describe('sqlite store outage', () => {
     test('a database locked by another process answers 503 and recovers when the lock is released', async () => {
@@ -195,7 +176,7 @@ function suites(): void {
     });
 
     test('losing redis mid-service answers 503 and recovers by itself when it is back', async (t) => {
-      if (!(await (redisUp ??= redisReachable()))) return skipRedis(t);
+      if (!(await (reachable ??= redisUp()))) return skipRedis(t);
       const kind = redisKind();
       const proxy = new TcpProxy(6379);
       const port = await proxy.start(0);
