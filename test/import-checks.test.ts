@@ -11,7 +11,7 @@ import * as zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { runImport } from '../src/importer';
 import { buildCatalogue } from '../src/builder';
-import { ingredient } from './support/source';
+import { ingredient, readJsonlGz } from './support/source';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DICTIONARY = path.join(ROOT, 'data', 'sample');
@@ -24,13 +24,7 @@ const scratch = () => {
   fs.mkdirSync(dir);
   return dir;
 };
-const read = (dir: string, f: string) =>
-  zlib
-    .gunzipSync(fs.readFileSync(path.join(dir, f)))
-    .toString('utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const read = readJsonlGz;
 
 const csv = (rows: string[][]) =>
   rows.map((r) => r.map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\n') + '\n';

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import pino from 'pino';
 import { runImport } from '../src/importer';
 import { buildCatalogue } from '../src/builder';
 import { startServer } from '../src/server';
 import { openAdmin } from '../src/access';
+import { readJsonlGz } from './support/source';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FIX = path.join(ROOT, 'test', 'fixtures', 'import');
@@ -22,13 +22,7 @@ const DICTIONARY = path.join(ROOT, 'data', 'sample');
 const CLI = path.join(ROOT, 'bin', 'catalogue.js');
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-'));
-const read = (dir: string, f: string) =>
-  zlib
-    .gunzipSync(fs.readFileSync(path.join(dir, f)))
-    .toString('utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+const read = (dir: string, f: string) => readJsonlGz<any>(dir, f); // records as written, fields read freely
 
 test('the OBF preset reads both export formats, keeps what the contract allows and reports the rest as FILE:LINE', async () => {
   const out = tmp();

@@ -82,3 +82,13 @@ export function product(n: number, over: Overrides<ProductSource> = {}): Product
 export function entry(n: number, over: Overrides<ProductEntrySource> = {}): ProductEntrySource {
   return <ProductEntrySource>{ id: uuid(n, 'a'), label_name: `Ingredient ${n}`, concentration: null, ...over };
 }
+
+/** The records of a gzipped JSON Lines file in DIR (what `catalogue import` writes), one per line. */
+export function readJsonlGz<T = Record<string, unknown>>(dir: string, file: string): T[] {
+  return zlib
+    .gunzipSync(fs.readFileSync(path.join(dir, file)))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T);
+}
