@@ -120,13 +120,3 @@ export type SourceProduct = Static<typeof SourceProductSchema>;
 
 export const SourceIngredientCheck = TypeCompiler.Compile(SourceIngredientSchema);
 export const SourceProductCheck = TypeCompiler.Compile(SourceProductSchema);
-
-/** True when `v` is an ingredient record as the schema describes it (narrows the type). */
-export function validIngredient(v: unknown): v is SourceIngredient {
-  return SourceIngredientCheck.Check(v);
-}
-
-/** True when `v` is a product record as the schema describes it (narrows the type). */
-export function validProduct(v: unknown): v is SourceProduct {
-  return SourceProductCheck.Check(v);
-}
