@@ -62,12 +62,15 @@ const EXTRA_FUNCTIONS = [
   'absorbent',
 ];
 
+type Claim = (name: string) => boolean;
+type InventedEntry = { inv: Invented; category: IngredientCategory | null };
+
 export function buildDictionary(seed: string, count: number): Dictionary {
   if (!Number.isInteger(count) || count < MIN_INGREDIENTS)
     throw new Error(`ingredients must be an integer >= ${MIN_INGREDIENTS}, got ${count}`);
   const rng = new Rng(seed, 'ingredients');
   const taken = new Set<string>();
-  const claim = (name: string) => {
+  const claim: Claim = (name) => {
     const key = name.toLowerCase();
     if (taken.has(key)) return false;
     taken.add(key);
@@ -76,10 +79,25 @@ export function buildDictionary(seed: string, count: number): Dictionary {
   const tagTarget = Math.round(count * INGREDIENT_RATES.category);
   const known: KnownIngredient[] = [...STAPLES, ...TAGGED.slice(0, tagTarget)];
   for (const k of known) claim(k.name);
+  const invented = inventTaggedEntries(rng, claim, tagTarget - (known.length - STAPLES.length));
+  invented.push(...inventUntaggedEntries(rng, claim, count - known.length - invented.length));
 
-  const invented: Array<{ inv: Invented; category: IngredientCategory | null }> = [];
+  const dict: Dictionary = {
+    all: [],
+    staples: [],
+    tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] },
+    pool: [],
+  };
+  for (const k of known) addKnown(dict, rng, k);
+  addInvented(dict, rng, invented, inventedOdds(count, known, invented.length));
+  return dict;
+}
+
+/** `n` invented free-from-tagged names, each unique (a numbered silicone when the families run dry). */
+function inventTaggedEntries(rng: Rng, claim: Claim, n: number): InventedEntry[] {
+  const out: InventedEntry[] = [];
   let spare = 100;
-  for (let i = known.length - STAPLES.length; i < tagTarget; i++) {
+  for (let i = 0; i < n; i++) {
     let got: Invented | null = null;
     let category = TAG_SHARE.draw(rng);
     for (let t = 0; t < 50 && !got; t++) {
@@ -91,10 +109,16 @@ export function buildDictionary(seed: string, count: number): Dictionary {
       const inv: Invented = { name: `Polysilicone-${spare++}`, pos: 0.4, functions: ['film forming'] };
       if (claim(inv.name)) got = inv;
     }
-    invented.push({ inv: got, category });
+    out.push({ inv: got, category });
   }
+  return out;
+}
+
+/** `n` invented untagged names, each unique (a numbered oligopeptide when the families run dry). */
+function inventUntaggedEntries(rng: Rng, claim: Claim, n: number): InventedEntry[] {
+  const out: InventedEntry[] = [];
   let oligo = 1000;
-  while (known.length + invented.length < count) {
+  while (out.length < n) {
     let got: Invented | null = null;
     for (let t = 0; t < 30 && !got; t++) {
       const inv = inventUntagged(rng);
@@ -104,65 +128,78 @@ export function buildDictionary(seed: string, count: number): Dictionary {
       const inv: Invented = { name: `Oligopeptide-${oligo++}`, pos: 0.68, functions: ['skin conditioning'] };
       if (claim(inv.name)) got = inv;
     }
-    invented.push({ inv: got, category: null });
+    out.push({ inv: got, category: null });
   }
+  return out;
+}
 
-  // Probabilities for invented entries so that totals meet the target shares.
-  const share = (target: number, knownHits: number) => clamp((target * count - knownHits) / invented.length);
-  const pRating = share(INGREDIENT_RATES.rating, known.filter((k) => k.rating).length);
-  const pIrr = share(INGREDIENT_RATES.irritancy, known.filter((k) => k.irritancy).length);
-  const pCom = share(INGREDIENT_RATES.comedogenicity, known.filter((k) => k.comedogenicity).length);
-  const pFun = share(INGREDIENT_RATES.functions, known.length);
+interface Odds {
+  rating: number;
+  irritancy: number;
+  comedogenicity: number;
+  functions: number;
+}
 
-  const dict: Dictionary = {
-    all: [],
-    staples: [],
-    tagged: { fragrance: [], drying_alcohol: [], parabens: [], sulfates: [], silicones: [] },
-    pool: [],
+/** Probabilities for invented entries so that totals meet the target shares. */
+function inventedOdds(count: number, known: KnownIngredient[], invented: number): Odds {
+  const share = (target: number, knownHits: number) => clamp((target * count - knownHits) / invented);
+  return {
+    rating: share(INGREDIENT_RATES.rating, known.filter((k) => k.rating).length),
+    irritancy: share(INGREDIENT_RATES.irritancy, known.filter((k) => k.irritancy).length),
+    comedogenicity: share(INGREDIENT_RATES.comedogenicity, known.filter((k) => k.comedogenicity).length),
+    functions: share(INGREDIENT_RATES.functions, known.length),
   };
-  const add = (record: SourceIngredient, pos: number, variants: string[]) => {
-    const index = dict.all.length;
-    const labels = [record.name, record.name.toUpperCase(), ...variants];
-    dict.all.push({ record, pos, labels });
-    if (record.category) dict.tagged[record.category].push(index);
-    return index;
-  };
-  for (const k of known) {
-    const index = add(
-      {
-        id: rng.uuid(),
-        name: k.name,
-        rating: k.rating ?? null,
-        irritancy: k.irritancy ?? null,
-        comedogenicity: k.comedogenicity ?? null,
-        functions: k.functions,
-        cas_number: k.cas ?? null,
-        ec_number: k.ec ?? null,
-        ph_eur_name: k.phEur ?? null,
-        iupac_name: k.iupac ?? null,
-        other_names: k.other ?? null,
-        category: k.category ?? null,
-      },
-      k.pos,
-      k.variants ?? [],
-    );
-    if (k.share !== undefined) dict.staples.push({ index, share: k.share, boost: k.boost ?? [] });
-  }
+}
+
+function add(dict: Dictionary, record: SourceIngredient, pos: number, variants: string[]): number {
+  const index = dict.all.length;
+  const labels = [record.name, record.name.toUpperCase(), ...variants];
+  dict.all.push({ record, pos, labels });
+  if (record.category) dict.tagged[record.category].push(index);
+  return index;
+}
+
+function addKnown(dict: Dictionary, rng: Rng, k: KnownIngredient): void {
+  const index = add(
+    dict,
+    {
+      id: rng.uuid(),
+      name: k.name,
+      rating: k.rating ?? null,
+      irritancy: k.irritancy ?? null,
+      comedogenicity: k.comedogenicity ?? null,
+      functions: k.functions,
+      cas_number: k.cas ?? null,
+      ec_number: k.ec ?? null,
+      ph_eur_name: k.phEur ?? null,
+      iupac_name: k.iupac ?? null,
+      other_names: k.other ?? null,
+      category: k.category ?? null,
+    },
+    k.pos,
+    k.variants ?? [],
+  );
+  if (k.share !== undefined) dict.staples.push({ index, share: k.share, boost: k.boost ?? [] });
+}
+
+/** Adds the invented entries with drawn safety data; untagged ones also rank into the pool. */
+function addInvented(dict: Dictionary, rng: Rng, invented: InventedEntry[], odds: Odds): void {
   const poolRank: Array<[number, number]> = [];
   for (const { inv, category } of invented) {
-    const rating = rng.chance(pRating)
+    const rating = rng.chance(odds.rating)
       ? category === 'fragrance' && rng.chance(0.7)
         ? 'sensitizers'
         : RATING.draw(rng)
       : null;
     const index = add(
+      dict,
       {
         id: rng.uuid(),
         name: inv.name,
         rating,
-        irritancy: rng.chance(pIrr) ? scale(rng) : null,
-        comedogenicity: rng.chance(pCom) ? scale(rng) : null,
-        functions: rng.chance(pFun) ? functions(rng, inv.functions) : [],
+        irritancy: rng.chance(odds.irritancy) ? scale(rng) : null,
+        comedogenicity: rng.chance(odds.comedogenicity) ? scale(rng) : null,
+        functions: rng.chance(odds.functions) ? functions(rng, inv.functions) : [],
         cas_number: rng.chance(0.35) ? casNumber(rng) : null,
         ec_number: rng.chance(0.25) ? ecNumber(rng) : null,
         ph_eur_name: inv.phEur && rng.chance(0.05) ? inv.phEur : null,
@@ -176,7 +213,6 @@ export function buildDictionary(seed: string, count: number): Dictionary {
     if (!category) poolRank.push([index, rng.next() * Math.pow(inv.rarity ?? 1, 3)]);
   }
   dict.pool = poolRank.sort((a, b) => a[1] - b[1]).map((p) => p[0]);
-  return dict;
 }
 
 function clamp(p: number): number {
