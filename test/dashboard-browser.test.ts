@@ -10,17 +10,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { packageRoot } from '../src/shared/package-root';
 import { ADMIN, startDashboard, type DashboardServer } from './support/dashboard';
 import { productId } from './support/fixture';
+import { browserSkip, launchChromium } from './support/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip =
-  !fs.existsSync(CHROMIUM) && !process.env.CI
-    ? `${CHROMIUM} is not installed (apt-get install -y chromium); the browser check of the dashboard did not run`
-    : false;
-if (skip) process.stdout.write(`# SKIP dashboard-browser: ${skip}\n`);
+const skip = browserSkip('dashboard-browser', 'the dashboard');
 
 const SHOTS = path.join(packageRoot(), 'var', 'screenshots');
 const BILLING =
@@ -31,18 +27,7 @@ let browser: Browser;
 before(async () => {
   if (skip) return;
   t = await startDashboard({ signup: 'open', signupPlan: 'trial', billingText: BILLING });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 after(async () => {

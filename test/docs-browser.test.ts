@@ -3,17 +3,12 @@
 // gets a 200. Skipped, with a message, when /usr/bin/chromium is absent outside CI.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from './support/server';
 import { P, productId } from './support/fixture';
+import { browserSkip, launchChromium } from './support/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip =
-  !fs.existsSync(CHROMIUM) && !process.env.CI
-    ? `${CHROMIUM} is not installed (apt-get install -y chromium); the browser check of /docs did not run`
-    : false;
-if (skip) process.stdout.write(`# SKIP docs-browser: ${skip}\n`);
+const skip = browserSkip('docs-browser', '/docs');
 
 const OPERATIONS = [
   'GET /health',
@@ -32,18 +27,7 @@ let browser: Browser;
 before(async () => {
   if (skip) return;
   t = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
