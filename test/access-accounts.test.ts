@@ -17,30 +17,13 @@ import {
   openAccounts,
   openAdmin,
   type AccessAccounts,
-  type Clock,
 } from '../src/access';
-import { ApiError, MESSAGES } from '../src/shared/errors';
+import { MESSAGES } from '../src/shared/errors';
+import { ManualClock, outcome as refusal } from './support/access';
 import { REDIS, dropPrefixes, redisUp } from './support/redis';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2025, 2, 30, 12); // 2025-03-30 12:00 UTC
-
-class TestClock implements Clock {
-  constructor(public ms: number) {}
-  now(): number {
-    return this.ms;
-  }
-}
-
-async function refusal(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof ApiError) return `${err.statusCode} ${err.message}`;
-    throw err;
-  }
-}
 
 /** Retries until the instance (polling the store's version) gives `want`. */
 async function eventually(op: () => Promise<unknown>, want: string): Promise<string> {
@@ -77,7 +60,7 @@ for (const kind of kinds) {
   describe(`dashboard accounts on ${kind.name}`, () => {
     const storeTest = (
       name: string,
-      body: (spec: string, accounts: AccessAccounts, clock: TestClock) => Promise<void>,
+      body: (spec: string, accounts: AccessAccounts, clock: ManualClock) => Promise<void>,
     ): void =>
       void test(name, async (t) => {
         if (kind.name === 'redis' && !(await redisUp())) {
@@ -85,7 +68,7 @@ for (const kind of kinds) {
           return t.skip(`SKIPPED: no Redis reachable at ${REDIS}`);
         }
         const spec = kind.fresh();
-        const clock = new TestClock(START);
+        const clock = new ManualClock(START);
         const accounts = await openAccounts(spec, { clock, purpose: 'admin' });
         try {
           await body(spec, accounts, clock);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BUILT_IN_PLANS, loadPlans, monthOf, openAccess } from '../src/access';
-import { ApiError, MESSAGES } from '../src/shared/errors';
+import { MESSAGES } from '../src/shared/errors';
+import { outcome } from './support/access';
 import { PLANS } from './support/plans';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'catalogue.js');
@@ -29,16 +30,6 @@ async function catalogue(args: string[], env: Record<string, string> = {}): Prom
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function outcome(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (err) {
-    if (err instanceof ApiError) return `${err.statusCode} ${err.message}`;
-    throw err;
   }
 }
 

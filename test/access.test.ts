@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { default as Redis, RedisOptions } from 'ioredis';
-import { openAccess, openAdmin, type AccessAdmin, type Clock } from '../src/access';
+import { openAccess, openAdmin, type AccessAdmin } from '../src/access';
 import { ApiError, MESSAGES } from '../src/shared/errors';
+import { ManualClock, outcome as refusal } from './support/access';
 import { PLANS } from './support/plans';
 import { REDIS as REDIS_URL, redisUp } from './support/redis';
 
@@ -81,23 +82,6 @@ function tally(outcomes: string[]): Record<string, number> {
     t[k] = (t[k] ?? 0) + 1;
   }
   return t;
-}
-
-async function refusal(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiError) return `${err.statusCode} ${err.message}`;
-    throw err;
-  }
-  return 'ok';
-}
-
-class TestClock implements Clock {
-  constructor(public ms: number) {}
-  now(): number {
-    return this.ms;
-  }
 }
 
 /** ioredis, loaded only where needed so that worker processes start fast. */
@@ -251,12 +235,12 @@ function storeSuite(kind: StoreKind, plans: string, available: () => Promise<boo
     /** A test with a fresh store, an admin on it and a clock. */
     const storeTest = (
       name: string,
-      body: (spec: string, admin: AccessAdmin, clock: TestClock) => Promise<void>,
+      body: (spec: string, admin: AccessAdmin, clock: ManualClock) => Promise<void>,
     ): void =>
       void test(name, async (t) => {
         if (!up) return skipRedis(t);
         const spec = kind.fresh();
-        const clock = new TestClock(JAN_31_LAST_MS - 10 * DAY);
+        const clock = new ManualClock(JAN_31_LAST_MS - 10 * DAY);
         const admin = await openAdmin(spec, { plansFile: plans, clock });
         try {
           await body(spec, admin, clock);

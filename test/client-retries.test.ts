@@ -5,9 +5,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { CatalogueApiError, CatalogueClient, backoffDelay, type ErrorKind } from '../clients/typescript/src';
+import { CatalogueClient, backoffDelay, type ErrorKind } from '../clients/typescript/src';
 import { startServer, type RunningServer } from '../src/server';
-import { recordingFetch, startSampleServer, type SampleServer } from './support/sample-server';
+import { recordingFetch, refusal, startSampleServer, type SampleServer } from './support/sample-server';
 
 /** A key of the right form, so the server must ask its (unreachable) store about it. */
 const WELL_FORMED_KEY = `ck_${'A'.repeat(43)}`;
@@ -29,15 +29,6 @@ after(async () => {
   await down.close();
   await s.close();
 });
-
-async function refusal(p: Promise<unknown>): Promise<CatalogueApiError> {
-  const err = await p.then(
-    () => assert.fail('expected a refusal'),
-    (e: unknown) => e,
-  );
-  assert.ok(err instanceof CatalogueApiError, String(err));
-  return err;
-}
 
 describe('a 429 from the per-second rate', () => {
   it('is retried after a backoff and then succeeds', async () => {

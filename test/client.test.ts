@@ -6,14 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import {
-  CatalogueApiError,
-  CatalogueClient,
-  normalizeBarcode,
-  type LabelAnalysis,
-  type Product,
-} from '../clients/typescript/src';
-import { recordingFetch, startSampleServer, type SampleServer } from './support/sample-server';
+import { CatalogueClient, normalizeBarcode, type LabelAnalysis, type Product } from '../clients/typescript/src';
+import { recordingFetch, refusal, startSampleServer, type SampleServer } from './support/sample-server';
 
 let s: SampleServer;
 let pro: string;
@@ -39,15 +33,6 @@ const client = (opts: { key?: string; rec?: ReturnType<typeof recordingFetch> } 
     fetch: opts.rec?.fetch,
     retry: { baseDelayMs: 1 },
   });
-
-async function refusal(p: Promise<unknown>): Promise<CatalogueApiError> {
-  const err = await p.then(
-    () => assert.fail('expected a refusal'),
-    (e: unknown) => e,
-  );
-  assert.ok(err instanceof CatalogueApiError, String(err));
-  return err;
-}
 
 describe('every operation, typed', () => {
   it('getHealth: the served catalogue, with no key', async () => {

@@ -1,10 +1,12 @@
 // Starts a real server on the bundled sample catalogue (data/sample, built once per test
 // file into a temp dir) with a real SQLite access store, a plans file of tiny plans and a
-// clock the test moves by hand, for the client's tests.
+// clock the test moves by hand, for the client's tests; and the client's refusal of a call.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import assert from 'node:assert/strict';
 import pino from 'pino';
+import { CatalogueApiError } from '../../clients/typescript/src';
 import { buildCatalogue } from '../../src/builder';
 import { openAdmin } from '../../src/access';
 import { startServer, type RunningServer } from '../../src/server';
@@ -94,4 +96,14 @@ export function recordingFetch(): {
     }
   };
   return { fetch: recording, statuses, bodies, maxInFlight: () => max };
+}
+
+/** The client's error for a call that must be refused (fails the test when it succeeds). */
+export async function refusal(p: Promise<unknown>): Promise<CatalogueApiError> {
+  const err = await p.then(
+    () => assert.fail('expected a refusal'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof CatalogueApiError, String(err));
+  return err;
 }
