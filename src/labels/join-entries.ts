@@ -36,7 +36,8 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
       const both = `${e.label_name}, ${next.label_name}`;
       const pair = join1(next.label_name) === null ? join1(both) : null;
-      if (pair !== null) {
+      // Not when the pair is joined by a colour index, or the next entry is two names itself.
+      if (pair !== null && pair.rule !== 'colour_index' && splitOf(next.label_name, null, joiner) === null) {
         out.push({ ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair });
         i++;
         continue;

@@ -24,6 +24,7 @@ const PART: Readonly<Record<string, string>> = Object.fromEntries(
       ['FLOWERS', 'FLOWER'],
       ['FRUITS', 'FRUIT'],
       ['STEROL', 'STEROLS'],
+      ['FLORAL', 'FLOWER'],
     ]),
 );
 /** Words printed before a preparation that do not name the plant ("Cold-Pressed", "Essential"). */
