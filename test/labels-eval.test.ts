@@ -130,6 +130,19 @@ test('tolerant forms: a qualifier, a stereo descriptor, a leading "and", "Floral
   assert.equal(join('3-0-Ethyl Ascorbic Acid (Vitamin C)')[0][1], '3-O-ETHYL ASCORBIC ACID');
 });
 
+test("a species misspelt by one letter is the genus's one species that near; plants sharing a preparation are a list", () => {
+  // Real label strings of the sample; each joined nothing before.
+  assert.equal(join('Helianthus Annus (Sunflower) Seed Extract')[0][1], 'HELIANTHUS ANNUUS SEED EXTRACT');
+  assert.equal(join('Carthamus Tinctorium (Safflower) Seed Oil')[0][1], 'CARTHAMUS TINCTORIUS SEED OIL');
+  assert.equal(join('Gardenia Tahitensis (Tiare) Flower Extract')[0][1], 'GARDENIA TAITENSIS FLOWER EXTRACT');
+  assert.equal(join('linum usitatissmum flax seed oil')[0][1], 'LINUM USITATISSIMUM SEED OIL');
+  // The same part and preparation still: a respelt species is no licence to change the preparation.
+  assert.equal(join('Helianthus Annus Leaf Oil')[0][1], null);
+  // Three plants' wax is not sunflower seed wax, though the last part names it.
+  assert.equal(join('Acacia Decurrens/Jojoba/Sunflower Seed Wax')[0][1], null);
+  assert.equal(join('Maris Sal/Sea Salt/Sel Marin')[0][1], 'MARIS SAL'); // one thing named three times
+});
+
 test('tolerant matches forgive spelling and spacing, never a whole word of the molecule', () => {
   assert.equal(join('PEG-75 100 Stearate')[0][1], null);
   assert.equal(join('Sodium CocoylGlutamate')[0][1], 'SODIUM COCOYL GLUTAMATE');

@@ -1,15 +1,29 @@
-// Joining printed ingredient names to canonical ingredients. Tried in order, for each
-// form of the label text (as printed; US spellings; without parenthetical common
-// names; the CI number or name inside parentheses; each part of "A/B/C"; without
-// "organic"-type qualifiers): the alias table, the exact name, the compact form of a
-// name, then synonyms; last, the printed name without an inline common name.
+// Joining printed ingredient names to canonical ingredients. The printed form first (the
+// alias table, the exact name, the compact form of a name, then synonyms), then without
+// "organic"-type qualifiers; several names printed as one ("(and)", a full stop, a name
+// and its gloss then another name) join only as a split; a colour index, then a CAS
+// number that one record carries, printed in the name decides; then each other form
+// (US spellings; without stereo descriptors or parenthetical common names; the CI number
+// or name inside parentheses; each part of "A/B/C"); last, the printed name without an
+// inline common name, or the Latin name in brackets with the part after it. A join other
+// than by the printed form stands only when the record names the same thing (precision.ts).
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
-// table, tolerant match); the same rules serve the sample pipeline (targets are CosIng
-// INCI names) and the served catalogue (targets are ingredient ords, src/catalogue/).
+// table, tolerant match; colour index, split); the same rules serve the sample pipeline
+// (targets are CosIng INCI names), the importer and the served catalogue (targets are
+// ingredient ords, src/catalogue/).
 import { Type, type Static } from '@sinclair/typebox';
 import { fold } from '../shared/text';
 import { SPECIES_RENAMES, compactKey } from './aliases';
-import { botanyOf, commonWord, isPartWord, sameThing, severalEntries, startsWithGenus, type Botany } from './precision';
+import {
+  botanyOf,
+  commonWord,
+  isPartWord,
+  respeltSpecies,
+  sameThing,
+  severalEntries,
+  startsWithGenus,
+  type Botany,
+} from './precision';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
 export const JoinHow = Type.Union([
@@ -201,7 +215,16 @@ export class LabelJoiner<T> {
       const found = this.lookup(all[i], i === 0);
       if (found !== null && this.same(label, found)) return found;
     }
-    return this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label);
+    return (
+      this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label) ?? this.respeciated(label)
+    );
+  }
+
+  /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
+  private respeciated(label: string): Join<T> | null {
+    const r = respeltSpecies(label, this.index.botany());
+    const j = r === null ? null : this.join(r);
+    return j === null ? null : { ...j, how: 'tolerant' };
   }
 
   /**
