@@ -167,3 +167,29 @@ test('a mapping naming an unknown field, or input with no usable row, fails with
   assert.equal(fs.existsSync(path.join(out, 'src')), false);
   fs.rmSync(out, { recursive: true, force: true });
 });
+
+test('a colour index or a CAS number printed in a name decides its join, as in the served analysis', async () => {
+  // Real label strings (the sample's Sephora labels); the CAS number is the only thing
+  // that names Verdyl Acetate in the second (it joined nothing before the importer read
+  // the dictionary's cas_number).
+  const dir = tmp();
+  const input = path.join(dir, 'labels.csv');
+  fs.writeFileSync(
+    input,
+    'name,brand,ingredients\n' +
+      '"Glow Balm",Example,"Titanium Dioxide (CI 77891), Mica"\n' +
+      '"Candle Scent",Example,"4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-5, Hexyl Acetate 142-92-7"\n',
+  );
+  const out = path.join(dir, 'out');
+  const r = await runImport({ inputs: [input], out, dictionary: DICTIONARY, preset: 'generic' });
+  assert.equal(r.joined, r.entries);
+  const names = new Map(read(out, 'ingredients.jsonl.gz').map((i: { id: string; name: string }) => [i.id, i.name]));
+  const joined = read(out, 'products.jsonl.gz').map((p: { ingredients: { id: string }[] }) =>
+    p.ingredients.map((e) => names.get(e.id)),
+  );
+  assert.deepEqual(joined, [
+    ['CI 77891', 'Mica'],
+    ['Verdyl Acetate', 'Hexyl Acetate'],
+  ]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -73,11 +73,74 @@ test('a botanical joins only to the same species and the same part and preparati
     'Amber Leaf Extract', // not Amber Extract
   ])
     assert.deepEqual(join(l), [[l, null, 'none']], l);
-  assert.equal(join('Orange (Citrus Aurantium Dulcis) Peel Oil')[0][1], null); // was Citrus Nobilis
+  // A common name, the Latin name in brackets, then the part: the Latin name and the part.
+  assert.equal(join('Orange (Citrus Aurantium Dulcis) Peel Oil')[0][1], 'CITRUS AURANTIUM DULCIS PEEL OIL'); // was Citrus Nobilis, then none
+  assert.equal(join('Cedar (Thuja Occidentalis) Leaf Oil')[0][1], 'THUJA OCCIDENTALIS LEAF OIL');
+  assert.equal(join('Camellia Oleifara (Camellia Seed) Oil')[0][1], null); // the brackets hold no Latin name
   assert.equal(join('Citrus Limon (Lemon) Peel Oil/Citrus Limon Peel Oil')[0][1], 'CITRUS LIMON PEEL OIL'); // was … Peel
   assert.equal(join('Oryza Sativa (Rice) Bran Extract/Oryza Sativa Bran Extract')[0][1], 'ORYZA SATIVA BRAN EXTRACT');
   assert.equal(join('Zingiber Officinale (Ginger) Root Extract')[0][1], 'ZINGIBER OFFICINALE ROOT EXTRACT');
   assert.equal(join('Vitis Vinif-era (Grape) Seed Oil')[0][1], 'VITIS VINIFERA SEED OIL');
+});
+
+test('a name and its gloss, then another name, are two entries; a gloss first, a part word after, or an enzyme after its source are one', () => {
+  // Real label strings of the sample: each was joined to its first name before.
+  assert.deepEqual(join('Parfum (Fragrance) D-Limonene'), [
+    ['Parfum (Fragrance)', 'PARFUM', 'split'],
+    ['D-Limonene', 'LIMONENE', 'split'],
+  ]);
+  assert.deepEqual(
+    join('Microcrystalline Wax (Cera Microcristallina) Hydrogenated Microcrystalline Wax').map((e) => e[1]),
+    ['MICROCRYSTALLINE WAX', 'HYDROGENATED MICROCRYSTALLINE WAX'],
+  );
+  // A colour printed with its index is a part, and its index decides.
+  assert.deepEqual(
+    join('Titanium Dioxide (Ci 77891) Manganese Violet (Ci 77742)').map((e) => e[1]),
+    ['CI 77891', 'CI 77742'],
+  );
+  assert.deepEqual(
+    join('Silica (+/-) Iron Oxides CI 77499').map((e) => e[1]),
+    ['SILICA', 'CI 77499'],
+  );
+  // Not at a space inside a name: "Tin Oxide" is one name, not Tin and a colour.
+  assert.deepEqual(
+    join('Tin Oxide (+/-) Iron Oxides CI 77499').map((e) => e[0]),
+    ['Tin Oxide (+/-)', 'Iron Oxides CI 77499'],
+  );
+  assert.equal(join('(Mel) Honey').length, 1);
+  assert.equal(join('Butyrospermum Parkii (Shea Butter) Butter')[0][1], 'BUTYROSPERMUM PARKII BUTTER');
+  assert.deepEqual(join('Yeast Lipase'), [['Yeast Lipase', null, 'none']]); // was Yeast + Lipase
+});
+
+test('a group synonym decides nothing: half an ester\'s name ("Ethyl Ester") is not Ethyl Acetate', () => {
+  assert.equal(join('Ethyl Ester (Fruity White Musk Note)')[0][1], null);
+  assert.equal(join('Ethyl Ester')[0][1], null);
+});
+
+test('tolerant forms: a qualifier, a stereo descriptor, a leading "and", "Floral" for "Flower", a zero for the letter O', () => {
+  assert.equal(join('Organic Argan Oil')[0][1], 'ARGANIA SPINOSA KERNEL OIL');
+  assert.equal(join('Beeswax (Organic)')[0][1], 'CERA ALBA');
+  assert.equal(join('L-Theanine')[0][1], 'THEANINE');
+  assert.equal(join('Calcium D Pantothenate')[0][1], 'CALCIUM PANTOTHENATE');
+  assert.equal(join('D-Alpha-Tocopherol')[0][1], 'TOCOPHEROL');
+  assert.equal(join('l Octyldodecyl Myristate')[0][1], null); // a lone lower-case l is no descriptor
+  assert.equal(join('and Porphyra Yezoensis (Seaweed) Extract')[0][1], 'PORPHYRA YEZOENSIS EXTRACT');
+  assert.equal(join('Jasminum Sambac Floral Extract')[0][1], 'JASMINUM SAMBAC FLOWER EXTRACT');
+  // Was Ascorbic Acid, from the gloss: a fragment of the molecule.
+  assert.equal(join('3-0-Ethyl Ascorbic Acid (Vitamin C)')[0][1], '3-O-ETHYL ASCORBIC ACID');
+});
+
+test("a species misspelt by one letter is the genus's one species that near; plants sharing a preparation are a list", () => {
+  // Real label strings of the sample; each joined nothing before.
+  assert.equal(join('Helianthus Annus (Sunflower) Seed Extract')[0][1], 'HELIANTHUS ANNUUS SEED EXTRACT');
+  assert.equal(join('Carthamus Tinctorium (Safflower) Seed Oil')[0][1], 'CARTHAMUS TINCTORIUS SEED OIL');
+  assert.equal(join('Gardenia Tahitensis (Tiare) Flower Extract')[0][1], 'GARDENIA TAITENSIS FLOWER EXTRACT');
+  assert.equal(join('linum usitatissmum flax seed oil')[0][1], 'LINUM USITATISSIMUM SEED OIL');
+  // The same part and preparation still: a respelt species is no licence to change the preparation.
+  assert.equal(join('Helianthus Annus Leaf Oil')[0][1], null);
+  // Three plants' wax is not sunflower seed wax, though the last part names it.
+  assert.equal(join('Acacia Decurrens/Jojoba/Sunflower Seed Wax')[0][1], null);
+  assert.equal(join('Maris Sal/Sea Salt/Sel Marin')[0][1], 'MARIS SAL'); // one thing named three times
 });
 
 test('tolerant matches forgive spelling and spacing, never a whole word of the molecule', () => {

@@ -100,6 +100,32 @@ test('joins use the curated aliases, parenthetical names, CI numbers, slash part
   assert.equal(j.match('H2O'), 'AQUA');
 });
 
+test('the sample joiner: a colour index or a CAS number printed in a name decides, as in the served analysis', () => {
+  const j = new Joiner([
+    'TITANIUM DIOXIDE',
+    'CI 77891',
+    'VERDYL ACETATE',
+    'TOCOPHEROL',
+    'C12-14 SEC-PARETH-8',
+    'C12-14 SEC-PARETH-9',
+  ]);
+  // As the pipeline does: each kept record's cas_number.
+  j.addCasNumbers('TITANIUM DIOXIDE', '13463-67-7, 1317-70-0, 1317-80-2');
+  j.addCasNumbers('CI 77891', '13463-67-7');
+  j.addCasNumbers('VERDYL ACETATE', '2500-83-6, 5413-60-5');
+  j.addCasNumbers('TOCOPHEROL', '59-02-9');
+  j.addCasNumbers('C12-14 SEC-PARETH-8', '84133-50-6');
+  j.addCasNumbers('C12-14 SEC-PARETH-9', '84133-50-6');
+  // Real label strings.
+  assert.equal(j.match('Titanium Dioxide (CI 77891)'), 'CI 77891');
+  assert.equal(j.match('Titanium Dioxide (Cl 77891)'), 'CI 77891');
+  assert.equal(j.match('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-5'), 'VERDYL ACETATE');
+  assert.equal(j.match('Alpha-Tocopherol Natural (CAS 59-02-9)'), 'TOCOPHEROL');
+  // A number two records carry decides nothing; a wrong check digit is no CAS number.
+  assert.equal(j.match('Pareth (CAS 84133-50-6)'), null);
+  assert.equal(j.match('4,5,6,7,7a-Hexahydro-4,7- Methano-1(3)- Inden-6-Yl- Acetate 5413-60-4'), null);
+});
+
 test('free-from tags follow the documented rules and precedence', () => {
   const lists = {
     curls: new Map([['sulfates', new Set(['SODIUM COCO-SULFATE'])]]),

@@ -70,9 +70,12 @@ async function start(opts: ImportOptions): Promise<ImportState> {
   const dictionary = await readDictionary(opts.dictionary);
   const keys = new LabelKeysBuilder();
   dictionary.forEach((i, ord) => keys.ingredient(ord, i.name, i.other_names));
+  const index = keys.index();
+  // A CAS number printed in a label decides its join as in the served catalogue (src/labels/joiner.ts).
+  dictionary.forEach((i, ord) => index.addCasNumbers(i.cas_number, ord));
   return {
     map,
-    joiner: new LabelJoiner(keys.index()),
+    joiner: new LabelJoiner(index),
     table: new IngredientTable(dictionary),
     dedup: new Dedup(),
     products: [],

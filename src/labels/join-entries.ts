@@ -1,7 +1,8 @@
 // Joining a parsed label's entries, in label order. Guarantees: one result per entry
 // kept, in label order; two neighbouring entries that join to nothing on their own
 // but together spell a name ("Ethylhexyl, Methoxycinnamate" — a comma printed inside a
-// name) become one entry, printed as both; nothing else is merged or dropped. A name
+// name) become one entry, printed as both, unless the pair joins only by a colour index
+// or the second is two names itself; nothing else is merged or dropped. A name
 // printed several times (shade ranges, kits) is joined once. An entry that is two names
 // printed without a separator ("Glycerin Butylene Glycol") becomes two entries, each
 // joined with rule "split" (LabelJoiner.split).
@@ -36,7 +37,8 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
       const both = `${e.label_name}, ${next.label_name}`;
       const pair = join1(next.label_name) === null ? join1(both) : null;
-      if (pair !== null) {
+      // Not when the pair is joined by a colour index, or the next entry is two names itself.
+      if (pair !== null && pair.rule !== 'colour_index' && splitOf(next.label_name, null, joiner) === null) {
         out.push({ ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair });
         i++;
         continue;

@@ -1,15 +1,29 @@
-// Joining printed ingredient names to canonical ingredients. Tried in order, for each
-// form of the label text (as printed; US spellings; without parenthetical common
-// names; the CI number or name inside parentheses; each part of "A/B/C"; without
-// "organic"-type qualifiers): the alias table, the exact name, the compact form of a
-// name, then synonyms; last, the printed name without an inline common name.
+// Joining printed ingredient names to canonical ingredients. The printed form first (the
+// alias table, the exact name, the compact form of a name, then synonyms), then without
+// "organic"-type qualifiers; several names printed as one ("(and)", a full stop, a name
+// and its gloss then another name) join only as a split; a colour index, then a CAS
+// number that one record carries, printed in the name decides; then each other form
+// (US spellings; without stereo descriptors or parenthetical common names; the CI number
+// or name inside parentheses; each part of "A/B/C"); last, the printed name without an
+// inline common name, or the Latin name in brackets with the part after it. A join other
+// than by the printed form stands only when the record names the same thing (precision.ts).
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
-// table, tolerant match); the same rules serve the sample pipeline (targets are CosIng
-// INCI names) and the served catalogue (targets are ingredient ords, src/catalogue/).
+// table, tolerant match; colour index, split); the same rules serve the sample pipeline
+// (targets are CosIng INCI names), the importer and the served catalogue (targets are
+// ingredient ords, src/catalogue/).
 import { Type, type Static } from '@sinclair/typebox';
 import { fold } from '../shared/text';
 import { SPECIES_RENAMES, compactKey } from './aliases';
-import { botanyOf, commonWord, isPartWord, sameThing, severalEntries, startsWithGenus, type Botany } from './precision';
+import {
+  botanyOf,
+  commonWord,
+  isPartWord,
+  respeltSpecies,
+  sameThing,
+  severalEntries,
+  startsWithGenus,
+  type Botany,
+} from './precision';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
 export const JoinHow = Type.Union([
@@ -152,6 +166,11 @@ export class JoinIndex<T> {
   }
 }
 
+/** An enzyme printed after its source, one word each ("Yeast Lipase", "Papaya Protease"): one name, not two. */
+function enzymeOfSource(a: string, b: string): boolean {
+  return /^[A-Za-z]+$/.test(a) && /^[A-Za-z]+ase$/i.test(b);
+}
+
 /** Printed names longer than this join to nothing: longer than any CosIng INCI name (1,991 characters). */
 export const MAX_NAME_LENGTH = 2_000;
 
@@ -176,6 +195,14 @@ export class LabelJoiner<T> {
     // Longer than any name but a few ferment filtrates: several names run together, which
     // other forms (a CI number inside, a part of A/B) would join to one of them.
     if (label.length > MAX_TOLERANT_LENGTH) return null;
+    // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
+    if (this.nameAfterGloss(label)) return null;
+    // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
+    const unqualified = first.replace(QUALIFIERS, '');
+    if (unqualified !== first && unqualified !== '') {
+      const q = this.lookup(unqualified, false);
+      if (q !== null && (q.how !== 'synonym' || this.same(unqualified, q))) return q;
+    }
     // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
     const ci = this.colourIndex(label);
     if (ci !== null) return ci;
@@ -188,7 +215,34 @@ export class LabelJoiner<T> {
       const found = this.lookup(all[i], i === 0);
       if (found !== null && this.same(label, found)) return found;
     }
-    return this.withoutCommonName(label) ?? this.respelled(all, label);
+    return (
+      this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label) ?? this.respeciated(label)
+    );
+  }
+
+  /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
+  private respeciated(label: string): Join<T> | null {
+    const r = respeltSpecies(label, this.index.botany());
+    const j = r === null ? null : this.join(r);
+    return j === null ? null : { ...j, how: 'tolerant' };
+  }
+
+  /**
+   * A common name, the Latin name in brackets, then the part ("Orange (Citrus Aurantium
+   * Dulcis) Peel Oil"): the Latin name and the part, when the brackets begin with a genus,
+   * the common name names no part, and the result is exactly a name naming the same thing.
+   */
+  private latinInside(label: string): Join<T> | null {
+    const m = LATIN_INSIDE.exec(label);
+    if (m === null || m[1].split(/[\s-]+/).some(isPartWord) || m[2].split(/\s+/).some(isPartWord)) return null;
+    const b = this.index.botany();
+    // The brackets hold a Latin name (a genus and a species); the name before is one common word or not botanical.
+    const before = m[1].trim().split(/\s+/);
+    if (!startsWithGenus(m[2], b) || m[2].trim().split(/\s+/).length < 2) return null;
+    if (before.length > 1 && startsWithGenus(m[1], b)) return null;
+    const text = renameSpecies(`${m[2]} ${m[3]}`);
+    const e = this.index.exact.get(exactKey(text));
+    return e !== undefined && this.same(text, { target: e, how: 'tolerant' }) ? { target: e, how: 'tolerant' } : null;
   }
 
   /**
@@ -202,10 +256,20 @@ export class LabelJoiner<T> {
       const a = label.slice(0, m.index).trim();
       const b = label.slice(m.index + m[0].length).trim();
       // Not inside "A / B" (one thing named twice), not before a gloss "(…)" or a lone part word ("… Leaf" + "Water").
-      if (a === '' || b === '' || /^[[(/\\]/.test(b) || /[/\\]$/.test(a) || isPartWord(b) || this.loneGenus(a))
+      if (
+        a === '' ||
+        b === '' ||
+        /^[[(/\\]/.test(b) ||
+        /[/\\]$/.test(a) ||
+        isPartWord(b) ||
+        this.loneGenus(a) ||
+        enzymeOfSource(a, b)
+      )
         continue;
-      const ja = this.strict(a);
-      const jb = ja === null ? null : this.strict(b);
+      // At "(and)", a full stop or after a closing bracket, a colour printed with its index may be a part.
+      const marked = m[0].trim() !== '' || /[)\]]$/.test(a);
+      const ja = this.strict(a, marked);
+      const jb = ja === null ? null : this.strict(b, marked);
       if (ja !== null && jb !== null && ja.target !== jb.target)
         return [
           { text: a, join: { ...ja, rule: 'split' } },
@@ -220,8 +284,34 @@ export class LabelJoiner<T> {
     return !/\s/.test(text) && this.index.botany().genera.has(text.toUpperCase());
   }
 
-  /** A part of a split: a name as printed or without its bracketed gloss. */
-  private strict(text: string): Join<T> | null {
+  /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
+  private nameAfterGloss(label: string): boolean {
+    if (/^\s*[[(]/.test(label)) return false; // "(Mel) Honey": a gloss first, then the name
+    for (const m of label.matchAll(/[)\]]\s+(?=[A-Za-z0-9])/g)) {
+      const at = m.index + 1;
+      const b = label.slice(at).trim();
+      if (isPartWord(b)) continue; // "… (Shea Butter) Butter": the part of the name before
+      const ja = this.strict(label.slice(0, at).trim(), true);
+      const jb = ja === null ? null : this.strict(b, true);
+      if (jb !== null && ja?.target !== jb.target) return true;
+    }
+    return false;
+  }
+
+  /**
+   * A part of a split: a name as printed or without its bracketed gloss, its colour index
+   * deciding when it prints one ("Titanium Dioxide (CI 77891)"); `colourAlone`: a colour
+   * printed with its index ("Iron Oxides CI 77499") is a part too.
+   */
+  private strict(text: string, colourAlone: boolean): Join<T> | null {
+    const hit = this.named(text);
+    const ci = balanced(text) ? this.colourIndex(text) : null;
+    if (ci === null) return hit;
+    return hit !== null || (colourAlone && colourWordsOnly(text)) ? ci : null;
+  }
+
+  /** A name as printed or without its bracketed gloss. */
+  private named(text: string): Join<T> | null {
     const f = firstForm(text);
     if (f === '') return null;
     // Names, aliases and synonyms only (not a catalogue's spellings): the build and the read model split alike.
@@ -389,6 +479,10 @@ export function exactKey(s: string): string {
     .trim();
 }
 
+/** "D-", "L-", "DL-" before a name, or "D"/"L" alone before a word ("Calcium D Pantothenate"). */
+const STEREO = /(?<=^|\s)(?:(?:D|L|DL)\s+|(?:D|L|DL|d|l|dl)-)(?=[A-Za-z]{4})/g;
+/** "Common (Latin Name) Part …": the bracketed group, the text after it. */
+const LATIN_INSIDE = /^([A-Za-z' -]+)\(([A-Za-z ]+)\)\s+([A-Za-z][A-Za-z -]*)$/;
 const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
 /** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
@@ -397,6 +491,14 @@ const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)
 const BARE_CI = /^\s*(\d{5})\s*[([]([^()[\]]*)[)\]]/;
 const COLOUR_WORD =
   /\b(?:colou?rs?|pigments?|lakes?|iron|oxides?|dioxide|titanium|ultramarines?|chromium|manganese|ferrocyanide|bismuth|oxychloride|carmine|mica|red|yellow|blue|green|black|white|brown|orange|violet|pink)\b/i;
+
+/** True when the text, its colour indexes and bracketed groups aside, is colour words and numbers only ("Red 7 Lake (CI 15850)"). */
+function colourWordsOnly(text: string): boolean {
+  const rest = withoutGroups(text.replace(CI, ' '))
+    .replace(/[\d:.,]+/g, ' ')
+    .trim();
+  return rest.split(/\s+/).every((w) => w === '' || COLOUR_WORD.test(w));
+}
 
 /**
  * The colour index numbers printed in a name, in order: five digits in the CI range
@@ -445,8 +547,16 @@ export function forms(label: string): string[] {
     .replace(/sulphate/gi, 'sulfate')
     .replace(/aluminium/gi, 'aluminum')
     .replace(/sulphur/gi, 'sulfur')
-    .replace(/colour/gi, 'color');
+    .replace(/colour/gi, 'color')
+    // A locant printed with a zero for the letter O ("3-0-Ethyl Ascorbic Acid").
+    .replace(/(?<=\d-)0(?=-[A-Za-z])/g, 'O')
+    // "Floral Extract" for the INCI "Flower Extract".
+    .replace(/\bfloral(?=\s+(?:extract|water|oil|wax)\b)/gi, 'Flower')
+    // A list's "and" left before the name ("and Porphyra Yezoensis (Seaweed) Extract").
+    .replace(/^(?:and|&)\s+/i, '');
   add(us);
+  // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
+  add(us.replace(STEREO, ''));
   add(us.replace(QUALIFIERS, ''));
   const noParens = withoutGroups(us);
   add(noParens);

@@ -24,6 +24,7 @@ const PART: Readonly<Record<string, string>> = Object.fromEntries(
       ['FLOWERS', 'FLOWER'],
       ['FRUITS', 'FRUIT'],
       ['STEROL', 'STEROLS'],
+      ['FLORAL', 'FLOWER'],
     ]),
 );
 /** Words printed before a preparation that do not name the plant ("Cold-Pressed", "Essential"). */
@@ -70,11 +71,13 @@ export interface Botany {
   epithets: Set<string>;
   /** "GENUS SPECIES|OIL": how many names of that plant end in that preparation. */
   preparations: Map<string, number>;
+  /** Each genus's species words. */
+  species: Map<string, Set<string>>;
 }
 
 /** From the botanical names (genus, species, …, a part word: "Rosa Canina Fruit Oil"). */
 export function botanyOf(names: Iterable<string>): Botany {
-  const out: Botany = { genera: new Set(), epithets: new Set(), preparations: new Map() };
+  const out: Botany = { genera: new Set(), epithets: new Set(), preparations: new Map(), species: new Map() };
   const all = [...names];
   for (const n of all) {
     const w = n.split(' ');
@@ -82,6 +85,8 @@ export function botanyOf(names: Iterable<string>): Botany {
     if (PART[w[0]] !== undefined || PART[w[1]] !== undefined || PART[w[w.length - 1]] === undefined) continue;
     out.genera.add(w[0]);
     out.epithets.add(w[1]);
+    const sp = out.species.get(w[0]) ?? new Set<string>();
+    out.species.set(w[0], sp.add(w[1]));
     if (w.length > 3 && /^[A-Z]{3,}$/.test(w[2]) && PART[w[2]] === undefined) out.epithets.add(w[2]);
   }
   for (const n of all) {
@@ -158,8 +163,20 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
   if (FERMENT.test(label.toUpperCase()) && !FERMENT.test(name)) return false;
   if (sameAs(label, name, b)) return true;
   const slashParts = /[/\\]/.test(label) ? label.split(/[/\\]/).filter((p) => p.trim() !== '') : [];
-  // "A/B/C" is one thing named in turn; four names or more are a list (a blend), not one thing.
-  return slashParts.length <= 3 && slashParts.some((p) => sameAs(p, name, b));
+  // "A/B/C" is one thing named in turn; four names or more are a list (a blend), not one thing,
+  // and so are plants sharing the preparation printed last ("Acacia Decurrens/Jojoba/Sunflower Seed Wax").
+  if (slashParts.length > 3 || (slashParts.length === 3 && plantsSharingPreparation(slashParts, b))) return false;
+  return slashParts.some((p) => sameAs(p, name, b));
+}
+
+/**
+ * Slash parts of which the first is a plant's Latin name with no part or preparation word
+ * and the last prints one ("Acacia Decurrens/Jojoba/Sunflower Seed Wax": three plants' wax).
+ */
+function plantsSharingPreparation(slashParts: readonly string[], b: Botany): boolean {
+  const first = wordsOf(outside(slashParts[0]));
+  const last = wordsOf(outside(slashParts[slashParts.length - 1]));
+  return first.length > 0 && b.genera.has(first[0]) && parts(first) === '' && parts(last) !== '';
 }
 
 /** Several entries printed as one: a full stop between names ("Linalool. Citral") or "(and)" (a blend's parts). */
@@ -200,4 +217,22 @@ export function startsWithGenus(label: string, b: Botany): boolean {
 /** True when the text is one word naming a part or preparation ("Water", "Butter"). */
 export function isPartWord(text: string): boolean {
   return PART[text.trim().toUpperCase()] !== undefined;
+}
+
+/**
+ * The label with its species word respelt, when the label begins with a genus whose
+ * species the dictionary does not hold and exactly one of that genus's species is one
+ * letter away ("Helianthus Annus" → Annuus, "Carthamus Tinctorium" → Tinctorius); else null.
+ */
+export function respeltSpecies(label: string, b: Botany): string | null {
+  const m = /^\s*([A-Za-z]+)\s+([A-Za-z]{5,})\b/.exec(label);
+  const known = m === null ? undefined : b.species.get(m[1].toUpperCase());
+  if (m === null || known === undefined) return null;
+  const w = m[2].toUpperCase();
+  if (known.has(w)) return null;
+  const near = [...known].filter((e) => e.length >= 5 && oneEdit(w, e));
+  if (near.length !== 1) return null;
+  const e = near[0];
+  const at = m.index + m[0].length - m[2].length;
+  return label.slice(0, at) + e.charAt(0) + e.slice(1).toLowerCase() + label.slice(at + m[2].length);
 }

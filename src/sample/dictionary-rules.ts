@@ -14,6 +14,12 @@ export interface Dropped {
 
 /** Rule 2, group: a plural class word ("Iron Oxides", "Plant Extracts") names several substances. */
 const GROUP = /\b(oxides|extracts|oils|esters|salts|acids|parabens|silicones|pigments|colou?rants|colou?rs|lakes)\b/i;
+/**
+ * Rule 2, group: one half of an ester's name ("Ethyl ester", "Acetic ester", "Hexadecyl
+ * Ester") names every ester of that alcohol or acid, unless it is the record's own name
+ * in the singular ("Jojoba ester" on JOJOBA ESTERS).
+ */
+const HALF_ESTER = /^[a-z0-9-]+\s+ester$/i;
 /** Rule 2, grade: "White Petrolatum", "White Beeswax" name a grade, not one record's substance. */
 const GRADE = /^white\s/i;
 
@@ -48,11 +54,12 @@ const PLAIN = /^[A-Za-z][a-z]+(?: [A-Za-z][a-z]+)?$/;
 
 /**
  * Rule 2: why a synonym cannot stand for this record, or null. Group: a plural class
- * word. Grade: "White …". Plant: a plant's name alone, with no part or preparation,
+ * word, or half an ester's name. Grade: "White …". Plant: a plant's name alone, with no part or preparation,
  * except a common name on a record that is the plant itself (Sandalwood on SANTALUM ALBUM).
  */
 export function unspecificReason(name: string, inci: string, plants: PlantNames): DropReason | null {
   if (GROUP.test(name)) return 'group';
+  if (HALF_ESTER.test(name.trim()) && `${compactKey(name)}S` !== compactKey(inci)) return 'group';
   if (GRADE.test(name)) return 'grade';
   const kind = PLAIN.test(name) && !PREPARATION.test(name) ? plants.get(compactKey(name)) : undefined;
   if (kind === 'latin' || (kind === 'common' && plants.get(compactKey(inci)) !== 'latin')) return 'plant';

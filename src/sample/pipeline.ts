@@ -178,6 +178,8 @@ function buildDictionary(rawDir: string): Dictionary {
       }),
     );
   }
+  // A CAS number printed in a label decides its join as in the served catalogue: the kept records' numbers.
+  for (const [inci, ingredient] of ingredientByInci) joiner.addCasNumbers(inci, ingredient.cas_number);
   return {
     cosingRows: cosing.length,
     groups,
