@@ -61,7 +61,7 @@ export function productOf(
       concentration: e.concentration !== null && e.concentration > 0 && e.concentration <= 100 ? e.concentration : null,
     })),
   };
-  // colour_index and split said as such
+  // colour_index, cas_number and split said as such
   return { product, joinedBy: joined.map((e) => e.join?.rule ?? e.join?.how ?? 'none'), hadText: text !== null };
 }
 

@@ -37,7 +37,7 @@ export type JoinHow = Static<typeof JoinHow>;
 
 /**
  * The rule that made a join, finer than JoinHow: `colour_index` (the CI number printed
- * in the name decided), `split` (one of two names printed without a separator), or the
+ * in the name decided), `cas_number` (the CAS number printed in the name decided), `split` (one of two names printed without a separator), or the
  * JoinHow it also has.
  */
 export const JoinRule = Type.Union([
@@ -45,6 +45,7 @@ export const JoinRule = Type.Union([
   Type.Literal('alias'),
   Type.Literal('synonym'),
   Type.Literal('colour_index'),
+  Type.Literal('cas_number'),
   Type.Literal('tolerant'),
   Type.Literal('split'),
   Type.Literal('none'),
@@ -54,7 +55,7 @@ export type JoinRule = Static<typeof JoinRule>;
 export interface Join<T> {
   target: T;
   how: Exclude<JoinHow, 'none'>;
-  /** Set when finer than `how` (colour_index, split). */
+  /** Set when finer than `how` (colour_index, cas_number, split). */
   rule?: Exclude<JoinRule, 'none'>;
 }
 
@@ -341,7 +342,7 @@ export class LabelJoiner<T> {
     const printed = new Set(casNumbers(label));
     if (printed.size !== 1) return null;
     const t = this.index.cas.get([...printed][0]);
-    return t === undefined || t === null ? null : { target: t, how: 'tolerant' };
+    return t === undefined || t === null ? null : { target: t, how: 'tolerant', rule: 'cas_number' };
   }
 
   /** The precision rules (src/labels/precision.ts): the record may stand for the printed name. */

@@ -1185,7 +1185,7 @@ export interface operations {
                             /** @description Index in sections. */
                             section: number;
                             joined_by: "exact" | "synonym" | "alias" | "tolerant" | "none";
-                            join_rule: "exact" | "alias" | "synonym" | "colour_index" | "tolerant" | "split" | "none";
+                            join_rule: "exact" | "alias" | "synonym" | "colour_index" | "cas_number" | "tolerant" | "split" | "none";
                             ingredient: {
                                 /** Format: uuid */
                                 id: string;
