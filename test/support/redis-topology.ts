@@ -141,6 +141,29 @@ export async function startCluster(base: number): Promise<Topology> {
   }
 }
 
+/**
+ * Resolves once the replica of the primary on `port` is sent each write as it is made: once it
+ * has acknowledged (WAIT 1) a write made after it acknowledged an earlier one (to `key`, which
+ * must be served by that primary). A replica's `master_link_status:up` is not that: after a
+ * full resync (diskless, as Redis 7 does by default) it reports the link up as soon as it has
+ * loaded the snapshot, but its primary sends it the writes made since only from the replica's
+ * next REPLCONF ACK, up to a second later when the first one reached the primary before it
+ * had reaped the snapshot's child; a primary killed in between takes them all with it. One
+ * acknowledged write is not that either: it may have reached the replica in the snapshot.
+ */
+export async function replicated(t: Topology, port: number, key: string): Promise<void> {
+  const primary = t.node(port);
+  const acknowledged = async () => {
+    await primary.incr(key);
+    return Number(await primary.call('WAIT', '1', '1000')) >= 1;
+  };
+  await until(
+    'a write acknowledged by the replica after an earlier one',
+    async () => ((await acknowledged()) && (await acknowledged()) ? true : undefined),
+    30,
+  );
+}
+
 /** The port of the replica of the primary serving `key`'s slot. */
 export async function replicaOf(t: Topology, key: string): Promise<{ primary: number; replica: number }> {
   const any = t.node(t.ports[0]);
