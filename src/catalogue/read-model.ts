@@ -17,7 +17,7 @@ import {
   TERMS_PRODUCT,
   decodePostings,
   entryTails,
-  unpackArray,
+  packedLength,
   unpackProduct,
   type EntryTails,
 } from './format';
@@ -67,7 +67,7 @@ export class Catalogue {
   private readonly byOrd: Record<AnswerEncoding, Database.Statement<[number], Buffer>>;
   private readonly byGtin: Database.Statement<[string], number>;
   /** By number of ords: the batch's one read (packedOf). */
-  private readonly packedReads: Array<Database.Statement<number[], [number, Buffer]>> = [];
+  private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
   private readonly productIds: ProductIds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
@@ -169,25 +169,36 @@ export class Catalogue {
    */
   batch(ids: string[], alloc?: (size: number) => Buffer): Buffer {
     const ords = ids.map((id) => this.productIds.ord(id));
-    const found = new Map<number, Buffer>();
     const wanted = [...new Set(ords)].filter((ord) => ord >= 0);
-    if (wanted.length > 0) for (const [ord, packed] of this.packedOf(wanted).all(...wanted)) found.set(ord, packed);
-    return unpackArray(
-      ords.map((ord) => (ord < 0 ? null : found.get(ord)!)),
-      this.tails,
-      alloc,
-    );
+    const starts = new Int32Array(ords.length).fill(-1);
+    if (wanted.length === 0) return this.tails.batch(EMPTY, starts, alloc);
+    const [readOrds, packed] = this.packedOf(wanted).get(...wanted)!;
+    const startOf = new Map<number, number>();
+    let at = 0;
+    for (const ord of parseOrds(readOrds)) {
+      startOf.set(ord, at);
+      at += packedLength(packed, at);
+    }
+    ords.forEach((ord, i) => {
+      if (ord >= 0) starts[i] = startOf.get(ord)!;
+    });
+    return this.tails.batch(packed, starts, alloc);
   }
 
-  /** The statement reading the packed answers of `ords.length` distinct ords (prepared once per count). */
-  private packedOf(ords: number[]): Database.Statement<number[], [number, Buffer]> {
+  /**
+   * The statement reading the packed answers of `ords.length` distinct ords (prepared once per
+   * count) as one row: the ords read, comma-separated, and their packed answers one after the
+   * other in the same order (one blob rather than a Buffer a row).
+   */
+  private packedOf(ords: number[]): Database.Statement<number[], [string, Buffer]> {
     let read = this.packedReads[ords.length];
     if (read === undefined) {
       const marks = ords.map(() => '?').join(',');
-      read = this.db.prepare(`SELECT ord, packed FROM products WHERE ord IN (${marks})`).raw() as Database.Statement<
-        number[],
-        [number, Buffer]
-      >;
+      read = this.db
+        .prepare(
+          `SELECT group_concat(ord), CAST(group_concat(packed, '') AS BLOB) FROM products WHERE ord IN (${marks})`,
+        )
+        .raw() as Database.Statement<number[], [string, Buffer]>;
       this.packedReads[ords.length] = read;
     }
     return read;
@@ -246,6 +257,23 @@ export class Catalogue {
   close(): void {
     this.db.close();
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The numbers of a comma-separated list of integers (group_concat of ords). */
+function parseOrds(list: string): number[] {
+  const out: number[] = [];
+  let n = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (c === 0x2c) {
+      out.push(n);
+      n = 0;
+    } else n = n * 10 + c - 0x30;
+  }
+  out.push(n);
+  return out;
 }
 
 /** The meta table, checked: a file of another format or schema version is refused. */
