@@ -198,7 +198,9 @@ const OVERHANG = NEXT.length - 1;
 /** The input and work regions' first sizes (they grow when an answer needs more). */
 const INPUT_BYTES = 128 * 1024;
 const WORK_BYTES = 1024 * 1024;
-/** No start: the packed product alone (EntryTails#product). */
+/** A region of the arena an HTTP answer may be written in place (a batch of 50 answers of up to about 15 KB). */
+export const ANSWER_SLAB_BYTES = 768 * 1024;
+/** The start of the packed product alone (EntryTails#product). */
 const ALONE = [0];
 
 /** Little-endian reads from a plain Uint8Array (Buffer#readUInt32LE checks its arguments on every call). */
@@ -222,7 +224,8 @@ export function packedLength(p: Uint8Array, at: number): number {
  * next (after an answer's last entry it is written over by the answer's end) — then
  * `i,"label_name":` for every position i and two constants; after them an input region (the
  * packed products being unpacked, copied in once) and a work region (the answer is written
- * there, then copied out whole). So each piece is one TypedArray#copyWithin between offsets
+ * there, then copied out whole; or, when the answer's buffer is one of the arena's slabs, in
+ * place). So each piece is one TypedArray#copyWithin between offsets
  * read from Uint32Arrays: no view object per ingredient to load (30,000 of them, touched at
  * random, cost more than the copies), no byte loop. The regions grow when an answer needs
  * more. One answer at a time (the service has one thread).
@@ -237,8 +240,12 @@ export class EntryTails {
   private readonly concentrationAt: number;
   private readonly inputAt: number;
   private workAt: number;
+  private workBytes = WORK_BYTES;
+  /** Slabs not yet given out (slab()): the last ones of the arena. */
+  private slabs: number;
 
-  constructor(records: readonly Buffer[]) {
+  /** `slabs`: how many slabs (ANSWER_SLAB_BYTES) the arena holds for answers written in place. */
+  constructor(records: readonly Buffer[], slabs = 0) {
     const pieces = [
       ...records.map((r) => NULL_CONCENTRATION + r.toString('latin1', 1, r.length - 1) + NEXT),
       ...Array.from({ length: LIMITS.ingredients }, (_, i) => `${i},"label_name":`),
@@ -253,9 +260,21 @@ export class EntryTails {
     this.concentrationAt = this.openAt + OPEN.length;
     this.inputAt = this.concentrationAt + CONCENTRATION.length;
     this.workAt = this.inputAt + INPUT_BYTES;
-    this.arena = new Uint8Array(this.workAt + WORK_BYTES);
+    this.slabs = slabs;
+    this.arena = new Uint8Array(this.workAt + WORK_BYTES + slabs * ANSWER_SLAB_BYTES);
     const text = Buffer.from(this.arena.buffer);
     pieces.forEach((piece, i) => text.write(piece, at[i], 'latin1'));
+  }
+
+  /**
+   * A slab of the arena to lend for answers (batch() writes in it in place, without a copy),
+   * or undefined when all have been given out. A slab is never given out twice; its holder
+   * lends it again.
+   */
+  slab(): Buffer | undefined {
+    if (this.slabs === 0) return undefined;
+    this.slabs--;
+    return Buffer.from(this.arena.buffer, this.arena.length - (this.slabs + 1) * ANSWER_SLAB_BYTES, ANSWER_SLAB_BYTES);
   }
 
   /** The answer a packed product stands for, in a buffer of its own. */
@@ -280,10 +299,14 @@ export class EntryTails {
     const p = bytes(packed);
     let size = array ? 1 + Math.max(1, starts.length) : 0;
     for (let i = 0; i < starts.length; i++) size += starts[i] < 0 ? 4 : this.unpackedLength(p, starts[i]);
-    this.reserve(packed.length, size + OVERHANG);
+    const out = alloc(size);
+    const inPlace = () => out.buffer === this.arena.buffer && out.length >= size + OVERHANG;
+    this.reserve(packed.length, inPlace() ? 0 : size + OVERHANG);
+    const direct = inPlace(); // (reserve may have made a new arena)
     const a = this.arena;
     a.set(p, this.inputAt);
-    let to = this.workAt;
+    const start = direct ? out.byteOffset : this.workAt;
+    let to = start;
     if (array) a[to++] = 0x5b; // [
     for (let i = 0; i < starts.length; i++) {
       if (i > 0) a[to++] = 0x2c; // ,
@@ -291,20 +314,20 @@ export class EntryTails {
       else to = this.unpackInto(this.inputAt + starts[i], to);
     }
     if (array) a[to] = 0x5d; // ]
-    const out = alloc(size);
-    out.set(a.subarray(this.workAt, this.workAt + size));
+    if (!direct) out.set(a.subarray(start, start + size));
     return out.length === size ? out : out.subarray(0, size);
   }
 
   /** Makes the input and work regions at least this large (a larger arena, the pieces copied over). */
   private reserve(input: number, work: number): void {
     const inputBytes = this.workAt - this.inputAt;
-    const workBytes = this.arena.length - this.workAt;
-    if (input <= inputBytes && work <= workBytes) return;
+    if (input <= inputBytes && work <= this.workBytes) return;
     const old = this.arena;
     this.workAt = this.inputAt + Math.max(input, inputBytes);
-    this.arena = new Uint8Array(this.workAt + Math.max(work, workBytes));
+    this.workBytes = Math.max(work, this.workBytes);
+    this.arena = new Uint8Array(this.workAt + this.workBytes);
     this.arena.set(old.subarray(0, this.inputAt));
+    this.slabs = 0; // the slabs given out stay in the old arena, and are written with a copy
   }
 
   /** The byte length of the answer the packed product at `at` in `p` stands for. */

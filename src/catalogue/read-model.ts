@@ -16,10 +16,10 @@ import {
   TERMS_INGREDIENT_OTHER,
   TERMS_PRODUCT,
   decodePostings,
-  entryTails,
+  ANSWER_SLAB_BYTES,
+  EntryTails,
   packedLength,
   unpackProduct,
-  type EntryTails,
 } from './format';
 import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
@@ -30,6 +30,9 @@ import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta 
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import { LabelAnalyser } from './label-analysis';
+
+/** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
+const ANSWER_SLABS = 32;
 
 /** SQLite maps this much of a catalogue file at most (its own ceiling is 2 GiB on this build). */
 const MMAP_BYTES = 2 ** 31 - 2 ** 16;
@@ -125,7 +128,7 @@ export class Catalogue {
     ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = ingredients);
     ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = ingredients);
     this.ingredients = this.records.length;
-    this.tails = entryTails(this.records);
+    this.tails = new EntryTails(this.records, ANSWER_SLABS);
     const products = loadProducts(db, size('products'), size('summary_bytes'));
     this.summaries = products.summaries;
     this.products = products.rows.length;
@@ -183,6 +186,14 @@ export class Catalogue {
       if (ord >= 0) starts[i] = startOf.get(ord)!;
     });
     return this.tails.batch(packed, starts, alloc);
+  }
+
+  /**
+   * A buffer to lend for batch answers (ANSWER_SLAB_BYTES): one of the slabs batch() writes
+   * in without a copy while there are any (ANSWER_SLABS), then a new one.
+   */
+  answerSlab(): Buffer {
+    return this.tails.slab() ?? Buffer.allocUnsafeSlow(ANSWER_SLAB_BYTES);
   }
 
   /**
