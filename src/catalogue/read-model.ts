@@ -5,7 +5,8 @@
 // serialisation, string encoding or compression per request); all indexes are loaded once
 // at open (one loader per index), so request work is lookups and bitset/posting-list passes
 // only. SQL per request: one read — a product's packed or compressed answer by primary key,
-// a batch's packed answers in one statement (up to 50 primary keys), and for a barcode first
+// a batch's packed answers in one statement returning one row (up to 50 primary keys; the
+// blobs concatenated, no Buffer per product), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open.
 import Database from 'better-sqlite3';
