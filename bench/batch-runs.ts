@@ -1,11 +1,15 @@
-// `node dist/bench/batch-runs.js [--old DIR] [--rounds N] [--runs N] [--duration S]`: the batch of
+// `node dist/bench/batch-runs.js [--old DIR] [--rounds N] [--runs N] [--duration S] [--paired]`: the batch of
 // 50 against product by id, run after run on one server, so that a run slower than the next
 // shows. Each round starts the service of this checkout (and of DIR's, another checkout's
 // build, in turn: new, old, new, old, …) on the benchmark catalogue (bench/catalogue.ts,
 // --products as `npm run bench`; --catalogue FILE serves a copy of it instead), measures product by id once and then the batch RUNS times
 // in a row. Guarantees: every figure is the server's CPU per request over the measured
 // window; page faults and the server's anonymous and file-backed resident memory are read
-// from /proc after each run; both servers use the same access store, key and requests.
+// from /proc after each run; each batch run is also given over the product by id measured
+// last on the same server (the issue 27 target: at most 10 ×) — with --paired, product by id
+// is measured before every batch run, so that a machine whose load moves between runs
+// compares each batch with a product by id of the same minute; both servers use the same
+// access store, key and requests.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
@@ -27,6 +31,8 @@ interface Run {
   majorFaults: number;
   rssAnonMiB: number;
   rssFileMiB: number;
+  /** A batch's CPU over product by id's in the same round and checkout (the issue 27 target: ≤ 10). */
+  overProductById?: number;
 }
 
 /** minflt and majflt of a process (/proc/PID/stat fields 10 and 12). */
@@ -56,6 +62,7 @@ async function main(): Promise<void> {
   const old = take(argv, '--old');
   const rounds = Number(take(argv, '--rounds') ?? 2);
   const runs = Number(take(argv, '--runs') ?? 5);
+  const paired = argv.includes('--paired') && argv.splice(argv.indexOf('--paired'), 1).length > 0;
   const file = take(argv, '--catalogue'); // another copy of the catalogue (page-cache experiments)
   const o = parseOptions(argv, process.env, cpus().length);
   const dist = resolve(__dirname, '..');
@@ -109,15 +116,22 @@ async function main(): Promise<void> {
             rssAnonMiB: mem.anon,
             rssFileMiB: mem.file,
           };
+          const byId = [...out]
+            .reverse()
+            .find((o) => o.checkout === run.checkout && o.round === round && o.scenario.startsWith('product'));
+          if (byId !== undefined && scenario.startsWith('batch')) run.overProductById = run.cpuUs / byId.cpuUs;
           out.push(run);
           log(
             `${run.checkout} round ${round} ${scenario}: ${run.cpuUs.toFixed(0)} µs/req, p99 ${run.p99Ms.toFixed(1)} ms, faults/req ` +
               `${run.minorFaults.toFixed(1)} minor ${run.majorFaults.toFixed(2)} major, ` +
-              `RssAnon ${mem.anon.toFixed(0)} MiB, RssFile ${mem.file.toFixed(0)} MiB`,
+              `RssAnon ${mem.anon.toFixed(0)} MiB, RssFile ${mem.file.toFixed(0)} MiB` +
+              (run.overProductById === undefined ? '' : `, ${run.overProductById.toFixed(1)} × product by id`),
           );
         };
-        await measure('product-by-id', w.productById);
-        for (let i = 1; i <= runs; i++) await measure(`batch-${i}`, w.batch);
+        for (let i = 1; i <= runs; i++) {
+          if (i === 1 || paired) await measure(`product-by-id-${i}`, w.productById);
+          await measure(`batch-${i}`, w.batch);
+        }
       } finally {
         await server.stop();
       }

@@ -188,106 +188,222 @@ function packProduct(head: string, entries: PackedEntry[]): Buffer {
   return out;
 }
 
-/**
- * Plain Uint8Arrays, not Buffers, for every piece unpackInto copies: a Buffer's subarray is
- * made through its species constructor, several times slower than a Uint8Array's.
- */
-const bytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
-/** `{"position":i,"label_name":` for every position a product may have (`,` before all but the first). */
-const POSITION = Array.from({ length: LIMITS.ingredients }, (_, i) =>
-  bytes(Buffer.from(`${i === 0 ? '' : ','}{"position":${i},"label_name":`)),
-);
-const CONCENTRATION = bytes(Buffer.from(',"concentration":'));
-const NULL_CONCENTRATION = Buffer.from(',"concentration":null,');
-const END = bytes(Buffer.from(']}'));
-
-/**
- * Per ingredient ord, what follows an entry's label_name when it states no concentration:
- * `,"concentration":null,` and the ingredient's record (2.5) without its '{' (its `tail`),
- * and the record alone (`body`, a view of the tail).
- */
-export interface EntryTails {
-  tail: Uint8Array[];
-  body: Uint8Array[];
-}
-
-export function entryTails(records: readonly Buffer[]): EntryTails {
-  const tail = records.map((r) => bytes(Buffer.concat([NULL_CONCENTRATION, r.subarray(1)])));
-  return { tail, body: tail.map((t) => t.subarray(NULL_CONCENTRATION.length)) };
-}
+const OPEN = '{"position":';
+const NULL_CONCENTRATION = ',"concentration":null,';
+const CONCENTRATION = ',"concentration":';
+/** What ends every tail (below): the close of an entry and the opening of the next one. */
+const NEXT = '},{"position":';
+/** Bytes an answer's last tail leaves after the '}' that closes its last entry (written over). */
+const OVERHANG = NEXT.length - 1;
+/** The input and work regions' first sizes (they grow when an answer needs more). */
+const INPUT_BYTES = 128 * 1024;
+const WORK_BYTES = 1024 * 1024;
+/** A region of the arena an HTTP answer may be written in place (a batch of 50 answers of up to about 15 KB). */
+export const ANSWER_SLAB_BYTES = 768 * 1024;
+/** The start of the packed product alone (EntryTails#product). */
+const ALONE = [0];
 
 /** Little-endian reads from a plain Uint8Array (Buffer#readUInt32LE checks its arguments on every call). */
 const u32 = (a: Uint8Array, at: number) => (a[at] | (a[at + 1] << 8) | (a[at + 2] << 16) | (a[at + 3] << 24)) >>> 0;
 const u16 = (a: Uint8Array, at: number) => a[at] | (a[at + 1] << 8);
+const bytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
-/** The byte length of the answer (2.3) a packed product stands for. */
-export function unpackedLength(packed: Buffer, t: EntryTails): number {
-  const p = bytes(packed);
-  const n = u32(p, 0);
-  let size = p.length - 8 - n * 8 + END.length;
-  for (let i = 0, at = 8; i < n; i++, at += 8) {
-    const concentration = u16(p, at + 6);
-    const ord = u32(p, at);
-    size +=
-      POSITION[i].length + (concentration === 0 ? t.tail[ord].length : CONCENTRATION.length + 1 + t.body[ord].length);
-  }
+/** The byte length of the packed product starting at `at` in `p`. */
+export function packedLength(p: Uint8Array, at: number): number {
+  const n = u32(p, at);
+  let size = 8 + n * 8 + u32(p, at + 4);
+  for (let e = at + 8, end = e + n * 8; e < end; e += 8) size += u16(p, e + 4) + u16(p, e + 6);
   return size;
 }
 
 /**
- * Writes the answer a packed product stands for into `out` at `to`; returns where it ends.
- * Hot path (every product answer): the long pieces (head, position prefix, an ingredient's
- * record) are copied with TypedArray#set, a native copy (a Buffer#copy or a subarray per
- * piece costs more); a label_name or concentration, a few dozen bytes, is copied byte by
- * byte, which costs less than making a subarray of it to set. With the byte reads above,
- * a third less time than setting every piece (in process, 50-answer batches of the 200k
- * catalogue: 430–470 against 660–680 µs). An entry without a concentration (nearly all)
- * is two copies and a label.
+ * Turns packed products back into their answers (2.3). Every piece of an answer lies in one
+ * buffer, the arena, laid out once: per ingredient ord its tail — what follows an entry's
+ * label_name when it states no concentration: `,"concentration":null,`, the ingredient's
+ * record (2.5) without its braces, and `},{"position":`, which closes the entry and opens the
+ * next (after an answer's last entry it is written over by the answer's end) — then
+ * `i,"label_name":` for every position i and two constants; after them an input region (the
+ * packed products being unpacked, copied in once) and a work region (the answer is written
+ * there, then copied out whole; or, when the answer's buffer is one of the arena's slabs, in
+ * place). So each piece is one TypedArray#copyWithin between offsets
+ * read from Uint32Arrays: no view object per ingredient to load (30,000 of them, touched at
+ * random, cost more than the copies), no byte loop. The regions grow when an answer needs
+ * more. One answer at a time (the service has one thread).
  */
-export function unpackInto(packed: Buffer, t: EntryTails, out: Buffer, to: number): number {
-  const p = bytes(packed);
-  const n = u32(p, 0);
-  let from = 8 + n * 8;
-  const headEnd = from + u32(p, 4);
-  out.set(p.subarray(from, headEnd), to);
-  to += headEnd - from;
-  from = headEnd;
-  for (let i = 0, at = 8; i < n; i++, at += 8) {
-    const position = POSITION[i];
-    out.set(position, to);
-    to += position.length;
-    to = copyBytes(p, from, (from += u16(p, at + 4)), out, to);
-    const ord = u32(p, at);
-    const concentration = u16(p, at + 6);
-    if (concentration === 0) {
-      const tail = t.tail[ord];
-      out.set(tail, to);
-      to += tail.length;
-      continue;
-    }
-    out.set(CONCENTRATION, to);
-    to += CONCENTRATION.length;
-    to = copyBytes(p, from, (from += concentration), out, to);
-    out[to++] = 0x2c; // ,
-    const body = t.body[ord];
-    out.set(body, to);
-    to += body.length;
+export class EntryTails {
+  private arena: Uint8Array;
+  /** Tail of ord k: arena[tailAt[k], tailAt[k + 1]). */
+  private readonly tailAt: Uint32Array;
+  /** `i,"label_name":`: arena[positionAt[i], positionAt[i + 1]). */
+  private readonly positionAt: Uint32Array;
+  private readonly openAt: number;
+  private readonly concentrationAt: number;
+  private readonly inputAt: number;
+  private workAt: number;
+  private workBytes = WORK_BYTES;
+  /** Slabs not yet given out (slab()): the last ones of the arena. */
+  private slabs: number;
+
+  /** `slabs`: how many slabs (ANSWER_SLAB_BYTES) the arena holds for answers written in place. */
+  constructor(records: readonly Buffer[], slabs = 0) {
+    const pieces = [
+      ...records.map((r) => NULL_CONCENTRATION + r.toString('latin1', 1, r.length - 1) + NEXT),
+      ...Array.from({ length: LIMITS.ingredients }, (_, i) => `${i},"label_name":`),
+      OPEN,
+      CONCENTRATION,
+    ];
+    const at = new Uint32Array(pieces.length + 1);
+    pieces.forEach((piece, i) => (at[i + 1] = at[i] + piece.length)); // latin1: a byte a char
+    this.tailAt = at.subarray(0, records.length + 1);
+    this.positionAt = at.subarray(records.length, records.length + LIMITS.ingredients + 1);
+    this.openAt = at[records.length + LIMITS.ingredients];
+    this.concentrationAt = this.openAt + OPEN.length;
+    this.inputAt = this.concentrationAt + CONCENTRATION.length;
+    this.workAt = this.inputAt + INPUT_BYTES;
+    this.slabs = slabs;
+    this.arena = new Uint8Array(this.workAt + WORK_BYTES + slabs * ANSWER_SLAB_BYTES);
+    const text = Buffer.from(this.arena.buffer);
+    pieces.forEach((piece, i) => text.write(piece, at[i], 'latin1'));
   }
-  out.set(END, to);
-  return to + END.length;
+
+  /**
+   * A slab of the arena to lend for answers (batch() writes in it in place, without a copy),
+   * or undefined when all have been given out. A slab is never given out twice; its holder
+   * lends it again.
+   */
+  slab(): Buffer | undefined {
+    if (this.slabs === 0) return undefined;
+    this.slabs--;
+    return Buffer.from(this.arena.buffer, this.arena.length - (this.slabs + 1) * ANSWER_SLAB_BYTES, ANSWER_SLAB_BYTES);
+  }
+
+  /** The answer a packed product stands for, in a buffer of its own. */
+  product(packed: Buffer): Buffer {
+    return this.unpack(packed, ALONE, false, (size) => Buffer.allocUnsafe(size));
+  }
+
+  /**
+   * A JSON array of the packed answers starting at `starts` in `packed` (packed products one
+   * after the other), `null` where a start is negative, in one buffer from `alloc` (at least
+   * the size asked; a new exact one by default); the answer is its first bytes.
+   */
+  batch(
+    packed: Buffer,
+    starts: ArrayLike<number>,
+    alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+  ): Buffer {
+    return this.unpack(packed, starts, true, alloc);
+  }
+
+  private unpack(packed: Buffer, starts: ArrayLike<number>, array: boolean, alloc: (size: number) => Buffer): Buffer {
+    const p = bytes(packed);
+    let size = array ? 1 + Math.max(1, starts.length) : 0;
+    for (let i = 0; i < starts.length; i++) size += starts[i] < 0 ? 4 : this.unpackedLength(p, starts[i]);
+    const out = alloc(size);
+    const inPlace = () => out.buffer === this.arena.buffer && out.length >= size + OVERHANG;
+    this.reserve(packed.length, inPlace() ? 0 : size + OVERHANG);
+    const direct = inPlace(); // (reserve may have made a new arena)
+    const a = this.arena;
+    a.set(p, this.inputAt);
+    const start = direct ? out.byteOffset : this.workAt;
+    let to = start;
+    if (array) a[to++] = 0x5b; // [
+    for (let i = 0; i < starts.length; i++) {
+      if (i > 0) a[to++] = 0x2c; // ,
+      if (starts[i] < 0) to += Buffer.from(a.buffer).write('null', to, 'latin1');
+      else to = this.unpackInto(this.inputAt + starts[i], to);
+    }
+    if (array) a[to] = 0x5d; // ]
+    if (!direct) out.set(a.subarray(start, start + size));
+    return out.length === size ? out : out.subarray(0, size);
+  }
+
+  /** Makes the input and work regions at least this large (a larger arena, the pieces copied over). */
+  private reserve(input: number, work: number): void {
+    const inputBytes = this.workAt - this.inputAt;
+    if (input <= inputBytes && work <= this.workBytes) return;
+    const old = this.arena;
+    this.workAt = this.inputAt + Math.max(input, inputBytes);
+    this.workBytes = Math.max(work, this.workBytes);
+    this.arena = new Uint8Array(this.workAt + this.workBytes);
+    this.arena.set(old.subarray(0, this.inputAt));
+    this.slabs = 0; // the slabs given out stay in the old arena, and are written with a copy
+  }
+
+  /** The byte length of the answer the packed product at `at` in `p` stands for. */
+  private unpackedLength(p: Uint8Array, at: number): number {
+    const n = u32(p, at);
+    let size = u32(p, at + 4) + 2; // the head, then ]}
+    if (n === 0) return size;
+    const { tailAt, positionAt } = this;
+    size += OPEN.length - OVERHANG + positionAt[n] - positionAt[0];
+    for (let e = at + 8, end = e + n * 8; e < end; e += 8) {
+      const ord = u32(p, e);
+      const concentration = u16(p, e + 6);
+      size += u16(p, e + 4) + tailAt[ord + 1] - tailAt[ord];
+      if (concentration !== 0) size += CONCENTRATION.length + concentration + 1 - NULL_CONCENTRATION.length;
+    }
+    return size;
+  }
+
+  /**
+   * Writes the answer the packed product at `at` in the arena stands for at `to` in the arena;
+   * returns where it ends (OVERHANG bytes past it may be written too). Hot path (every product
+   * answer, 50 a batch): per entry three copies (its position, its label_name, its tail),
+   * five for the rare entry that states a concentration.
+   */
+  private unpackInto(at: number, to: number): number {
+    const { arena: a, tailAt, positionAt } = this;
+    const n = u32(a, at);
+    let from = at + 8 + n * 8;
+    const headEnd = from + u32(a, at + 4);
+    a.copyWithin(to, from, headEnd);
+    to += headEnd - from;
+    from = headEnd;
+    if (n > 0) {
+      a.copyWithin(to, this.openAt, this.openAt + OPEN.length);
+      to += OPEN.length;
+      for (let i = 0, e = at + 8; i < n; i++, e += 8) {
+        const position = positionAt[i];
+        const positionEnd = positionAt[i + 1];
+        a.copyWithin(to, position, positionEnd);
+        to += positionEnd - position;
+        const labelEnd = from + u16(a, e + 4);
+        a.copyWithin(to, from, labelEnd);
+        to += labelEnd - from;
+        from = labelEnd;
+        const ord = u32(a, e);
+        let rest = tailAt[ord];
+        const restEnd = tailAt[ord + 1];
+        const concentration = u16(a, e + 6);
+        if (concentration !== 0) {
+          a.copyWithin(to, this.concentrationAt, this.concentrationAt + CONCENTRATION.length);
+          to += CONCENTRATION.length;
+          a.copyWithin(to, from, from + concentration);
+          to += concentration;
+          from += concentration;
+          a[to++] = 0x2c; // ,
+          rest += NULL_CONCENTRATION.length;
+        }
+        a.copyWithin(to, rest, restEnd);
+        to += restEnd - rest;
+      }
+      to -= OVERHANG;
+    }
+    a[to++] = 0x5d; // ]
+    a[to++] = 0x7d; // }
+    return to;
+  }
 }
 
-/** Copies src[from, end) to out at `to`; returns where it ends. */
-function copyBytes(src: Uint8Array, from: number, end: number, out: Uint8Array, to: number): number {
-  while (from < end) out[to++] = src[from++];
-  return to;
+/** The records as the ends of product entries (read model and build: one per catalogue). */
+export function entryTails(records: readonly Buffer[]): EntryTails {
+  return new EntryTails(records);
 }
 
 /** The answer a packed product stands for: one exact allocation. */
 export function unpackProduct(packed: Buffer, t: EntryTails): Buffer {
-  const out = Buffer.allocUnsafe(unpackedLength(packed, t));
-  unpackInto(packed, t, out, 0);
-  return out;
+  return t.product(packed);
 }
 
 /**
@@ -297,19 +413,11 @@ export function unpackProduct(packed: Buffer, t: EntryTails): Buffer {
 export function unpackArray(
   packed: ReadonlyArray<Buffer | null>,
   t: EntryTails,
-  alloc: (size: number) => Buffer = (size) => Buffer.allocUnsafe(size),
+  alloc?: (size: number) => Buffer,
 ): Buffer {
-  let size = 1 + Math.max(1, packed.length);
-  for (const p of packed) size += p === null ? 4 : unpackedLength(p, t);
-  const out = alloc(size);
   let at = 0;
-  out[at++] = 0x5b; // [
-  packed.forEach((p, i) => {
-    if (i > 0) out[at++] = 0x2c; // ,
-    at = p === null ? at + out.write('null', at, 'latin1') : unpackInto(p, t, out, at);
-  });
-  out[at] = 0x5d; // ]
-  return out.length === size ? out : out.subarray(0, size);
+  const starts = packed.map((p) => (p === null ? -1 : (at += p.length) - p.length));
+  return t.batch(Buffer.concat(packed.filter((p) => p !== null)), starts, alloc);
 }
 
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */

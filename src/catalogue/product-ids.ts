@@ -1,11 +1,17 @@
 // Product id → ord, in memory: each uuid as four 32-bit words in one sorted array
-// (16 bytes a product, no string or object per product). Guarantees: a lookup is a
-// binary search that allocates nothing; any string that is not a catalogue id —
-// including one that is not a lower-case uuid — gives -1.
+// (16 bytes a product, no string or object per product), and where each value of an id's
+// first 16 bits begins in it (256 KiB). Guarantees: a lookup is a binary search among the
+// ids that share the first 16 bits (a handful: random uuids) that allocates nothing; any
+// string that is not a catalogue id — including one that is not a lower-case uuid — gives -1.
+
+/** Ids are bucketed by their first BUCKET_BITS bits. */
+const BUCKET_BITS = 16;
 
 export class ProductIds {
   private readonly keys: Uint32Array;
   private readonly ords: Int32Array;
+  /** Ids whose first bits are b: entries [starts[b], starts[b + 1]). */
+  private readonly starts = new Uint32Array(2 ** BUCKET_BITS + 1);
   private readonly scratch = new Uint32Array(4);
 
   /** `sorted`: every product's lower-case id with its ord, in ascending id order. */
@@ -22,14 +28,17 @@ export class ProductIds {
       this.ords[i++] = ord;
     }
     if (i !== count) throw new Error(`expected ${count} product ids, found ${i}`);
+    for (let j = 0; j < count; j++) this.starts[(this.keys[j * 4] >>> (32 - BUCKET_BITS)) + 1]++;
+    for (let b = 1; b < this.starts.length; b++) this.starts[b] += this.starts[b - 1];
   }
 
   /** The ord of a lower-case uuid, or -1. */
   ord(id: string): number {
     const key = this.scratch;
     if (!parse(id, key)) return -1;
-    let lo = 0;
-    let hi = this.ords.length - 1;
+    const bucket = key[0] >>> (32 - BUCKET_BITS);
+    let lo = this.starts[bucket];
+    let hi = this.starts[bucket + 1] - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const c = compare(this.keys, mid, key);

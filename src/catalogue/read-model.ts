@@ -5,7 +5,8 @@
 // serialisation, string encoding or compression per request); all indexes are loaded once
 // at open (one loader per index), so request work is lookups and bitset/posting-list passes
 // only. SQL per request: one read — a product's packed or compressed answer by primary key,
-// a batch's packed answers in one statement (up to 50 primary keys), and for a barcode first
+// a batch's packed answers in one statement returning one row (up to 50 primary keys; the
+// blobs concatenated, no Buffer per product), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open.
 import Database from 'better-sqlite3';
@@ -16,10 +17,10 @@ import {
   TERMS_INGREDIENT_OTHER,
   TERMS_PRODUCT,
   decodePostings,
-  entryTails,
-  unpackArray,
+  ANSWER_SLAB_BYTES,
+  EntryTails,
+  packedLength,
   unpackProduct,
-  type EntryTails,
 } from './format';
 import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
@@ -30,6 +31,9 @@ import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta 
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import { LabelAnalyser } from './label-analysis';
+
+/** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
+const ANSWER_SLABS = 32;
 
 /** SQLite maps this much of a catalogue file at most (its own ceiling is 2 GiB on this build). */
 const MMAP_BYTES = 2 ** 31 - 2 ** 16;
@@ -67,7 +71,7 @@ export class Catalogue {
   private readonly byOrd: Record<AnswerEncoding, Database.Statement<[number], Buffer>>;
   private readonly byGtin: Database.Statement<[string], number>;
   /** By number of ords: the batch's one read (packedOf). */
-  private readonly packedReads: Array<Database.Statement<number[], [number, Buffer]>> = [];
+  private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
   private readonly productIds: ProductIds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
@@ -125,7 +129,7 @@ export class Catalogue {
     ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = ingredients);
     ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = ingredients);
     this.ingredients = this.records.length;
-    this.tails = entryTails(this.records);
+    this.tails = new EntryTails(this.records, ANSWER_SLABS);
     const products = loadProducts(db, size('products'), size('summary_bytes'));
     this.summaries = products.summaries;
     this.products = products.rows.length;
@@ -169,25 +173,44 @@ export class Catalogue {
    */
   batch(ids: string[], alloc?: (size: number) => Buffer): Buffer {
     const ords = ids.map((id) => this.productIds.ord(id));
-    const found = new Map<number, Buffer>();
     const wanted = [...new Set(ords)].filter((ord) => ord >= 0);
-    if (wanted.length > 0) for (const [ord, packed] of this.packedOf(wanted).all(...wanted)) found.set(ord, packed);
-    return unpackArray(
-      ords.map((ord) => (ord < 0 ? null : found.get(ord)!)),
-      this.tails,
-      alloc,
-    );
+    const starts = new Int32Array(ords.length).fill(-1);
+    if (wanted.length === 0) return this.tails.batch(EMPTY, starts, alloc);
+    const [readOrds, packed] = this.packedOf(wanted).get(...wanted)!;
+    const startOf = new Map<number, number>();
+    let at = 0;
+    for (const ord of parseOrds(readOrds)) {
+      startOf.set(ord, at);
+      at += packedLength(packed, at);
+    }
+    ords.forEach((ord, i) => {
+      if (ord >= 0) starts[i] = startOf.get(ord)!;
+    });
+    return this.tails.batch(packed, starts, alloc);
   }
 
-  /** The statement reading the packed answers of `ords.length` distinct ords (prepared once per count). */
-  private packedOf(ords: number[]): Database.Statement<number[], [number, Buffer]> {
+  /**
+   * A buffer to lend for batch answers (ANSWER_SLAB_BYTES): one of the slabs batch() writes
+   * in without a copy while there are any (ANSWER_SLABS), then a new one.
+   */
+  answerSlab(): Buffer {
+    return this.tails.slab() ?? Buffer.allocUnsafeSlow(ANSWER_SLAB_BYTES);
+  }
+
+  /**
+   * The statement reading the packed answers of `ords.length` distinct ords (prepared once per
+   * count) as one row: the ords read, comma-separated, and their packed answers one after the
+   * other in the same order (one blob rather than a Buffer a row).
+   */
+  private packedOf(ords: number[]): Database.Statement<number[], [string, Buffer]> {
     let read = this.packedReads[ords.length];
     if (read === undefined) {
       const marks = ords.map(() => '?').join(',');
-      read = this.db.prepare(`SELECT ord, packed FROM products WHERE ord IN (${marks})`).raw() as Database.Statement<
-        number[],
-        [number, Buffer]
-      >;
+      read = this.db
+        .prepare(
+          `SELECT group_concat(ord), CAST(group_concat(packed, '') AS BLOB) FROM products WHERE ord IN (${marks})`,
+        )
+        .raw() as Database.Statement<number[], [string, Buffer]>;
       this.packedReads[ords.length] = read;
     }
     return read;
@@ -246,6 +269,23 @@ export class Catalogue {
   close(): void {
     this.db.close();
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The numbers of a comma-separated list of integers (group_concat of ords). */
+function parseOrds(list: string): number[] {
+  const out: number[] = [];
+  let n = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (c === 0x2c) {
+      out.push(n);
+      n = 0;
+    } else n = n * 10 + c - 0x30;
+  }
+  out.push(n);
+  return out;
 }
 
 /** The meta table, checked: a file of another format or schema version is refused. */

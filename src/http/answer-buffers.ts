@@ -4,21 +4,25 @@
 // Guarantees: a buffer is lent to one answer at a time and taken back only once its
 // response has been handed to the operating system ('finish'); a response that ends without
 // it (the connection closed) keeps its buffer, which the collector frees; at most KEEP
-// buffers are kept, and an answer larger than SLAB gets a buffer of its own.
+// buffers are kept, and an answer larger than a slab gets a buffer of its own. The slabs
+// come from the catalogue (Catalogue#answerSlab), which writes a batch in its own slabs
+// without a copy.
 import type { ServerResponse } from 'node:http';
+import { ANSWER_SLAB_BYTES as SLAB } from '../catalogue/format';
 
-/** Fits a batch of 50 answers up to about 15 KB each (the mean answer is about 10 KB). */
-const SLAB = 768 * 1024;
 /** Buffers kept (KEEP × SLAB of memory at most): one per connection sending a batch at once (32 in the bench: about 16 MiB touched). */
 const KEEP = 32;
 
 export class AnswerBuffers {
   private readonly free: Buffer[] = [];
 
+  /** `slab`: a new buffer of SLAB bytes (the catalogue's). */
+  constructor(private readonly slab: () => Buffer = () => Buffer.allocUnsafeSlow(SLAB)) {}
+
   /** A buffer of at least `size` bytes for `res`'s answer, lent until the response is sent. */
   lend(size: number, res: ServerResponse): Buffer {
     if (size > SLAB) return Buffer.allocUnsafe(size);
-    const b = this.free.pop() ?? Buffer.allocUnsafeSlow(SLAB);
+    const b = this.free.pop() ?? this.slab();
     res.once('finish', () => {
       if (this.free.length < KEEP) this.free.push(b);
     });

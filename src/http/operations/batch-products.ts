@@ -6,6 +6,7 @@ import { Product, Uuid, errors } from '../schemas';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 import { AnswerBuffers } from '../answer-buffers';
+import type { Catalogue } from '../../catalogue/read-model';
 
 const Body = Type.Object({
   ids: Type.Array(Uuid('Product id; letter case is ignored.'), {
@@ -16,7 +17,13 @@ const Body = Type.Object({
 });
 
 export function batchProducts(app: Api): void {
-  const buffers = new AnswerBuffers();
+  // One pool per catalogue served: its slabs are the catalogue's (written without a copy).
+  const pools = new WeakMap<Catalogue, AnswerBuffers>();
+  const buffersOf = (catalogue: Catalogue) => {
+    let buffers = pools.get(catalogue);
+    if (buffers === undefined) pools.set(catalogue, (buffers = new AnswerBuffers(() => catalogue.answerSlab())));
+    return buffers;
+  };
   app.post(
     '/v1/products/batch',
     {
@@ -37,7 +44,9 @@ export function batchProducts(app: Api): void {
     },
     (req, reply) => {
       const ids = req.body.ids.map((id) => id.toLowerCase());
-      const body = app.catalogue().batch(ids, (size) => buffers.lend(size, reply.raw));
+      const catalogue = app.catalogue();
+      const buffers = buffersOf(catalogue);
+      const body = catalogue.batch(ids, (size) => buffers.lend(size, reply.raw));
       sendJson(reply.header('X-Item-Count', ids.length), body);
     },
   );
