@@ -107,8 +107,19 @@ export function parseLabel(text: string): ParsedLabel {
       .map((l) => l.trim())
       .filter((l) => l !== ''),
   );
+  // Each line's note test and whether a list line follows it, computed once (linear).
+  const note = lines.map(isNoteLine);
+  const nextIsList: boolean[] = new Array<boolean>(lines.length);
+  let after = false;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    nextIsList[i] = after;
+    if (!note[i]) after = separators(lines[i]) >= 1;
+  }
   const state: State = { out, section: null, pendingHeaders: [], may: false };
-  lines.forEach((line, i) => readLine(state, line, lines[i - 1], nextListLike(lines, i)));
+  lines.forEach((line, i) => {
+    if (note[i]) state.out.notes.push(line);
+    else readLine(state, line, lines[i - 1], nextIsList[i]);
+  });
   if (state.pendingHeaders.length > 0) out.notes.push(...state.pendingHeaders);
   for (const s of out.sections) if (s.entries.length === 0 && s.header !== null) out.notes.push(s.header);
   out.sections = out.sections.filter((s) => s.entries.length > 0);
@@ -224,39 +235,64 @@ function normalise(text: string): string {
     .trim();
 }
 
-/** Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…", "Sodium" + "Hydroxide, …"). */
+/**
+ * Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…",
+ * "Sodium" + "Hydroxide, …"). Each printed line is looked at once, and a joined line is
+ * kept in pieces until it is complete (linear in the text).
+ */
 function unwrap(lines: readonly string[]): string[] {
   const out: string[] = [];
-  let prevListLike = false; // the last kept line has a separator (counted once per printed line: linear)
+  let pieces: string[] = []; // the line being kept, in printed pieces
+  let joinable = false; // the kept line is list-like and its last printed line ends without [,;.:]
+  let prevListLike = false; // the kept line has a separator (counted on its first printed line)
   for (const l of lines) {
-    const prev = out[out.length - 1];
     const listLike = separators(l) >= 1;
-    if (prev !== undefined && prevListLike && listLike && !/[,;.:]$/.test(prev) && !/^[^,]*:/.test(l)) {
-      out[out.length - 1] = prev.endsWith('-') ? prev + l : `${prev} ${l}`;
+    if (joinable && listLike && !/^[^,]*:/.test(l)) {
+      pieces.push(pieces[pieces.length - 1].endsWith('-') ? l : ` ${l}`);
     } else {
-      out.push(l);
+      if (pieces.length > 0) out.push(pieces.join(''));
+      pieces = [l];
       prevListLike = listLike;
     }
+    joinable = prevListLike && !/[,;.:]$/.test(l);
   }
+  if (pieces.length > 0) out.push(pieces.join(''));
   return out;
 }
 
+/** A comma between digits of a locant ("1,2-Hexanediol", "1, 2-Hexanediol", "1,2"), not a separator. */
 function isLocant(text: string, i: number): boolean {
-  return /\d/.test(text[i - 1] ?? '') && /^ ?\d+-|^\d/.test(text.slice(i + 1, i + 8));
+  if (!isDigit(text.charCodeAt(i - 1))) return false;
+  const end = Math.min(text.length, i + 8); // the 7 characters after the comma
+  let j = i + 1;
+  if (j < end && isDigit(text.charCodeAt(j))) return true;
+  if (j < end && text[j] === ' ') j++;
+  const digits = j;
+  while (j < end && isDigit(text.charCodeAt(j))) j++;
+  return j > digits && j < end && text[j] === '-';
 }
 
-/** Separators at depth 0 in a line. */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Separators at depth 0 in a line (as splitList counts them, without making the parts). */
 function separators(line: string): number {
-  return splitList(line).length - 1;
+  if (!line.includes(',') && !line.includes(';')) return 0;
+  return countOutside(line, null) ?? (countOutside(line, pairedBrackets(line)) as number);
 }
 
-/** True when line i+1 (skipping notes) is a list line: a header without a colon must precede one. */
-function nextListLike(lines: readonly string[], i: number): boolean {
-  for (let j = i + 1; j < lines.length; j++) {
-    if (isNoteLine(lines[j])) continue;
-    return separators(lines[j]) >= 1;
+/** splitOutside's count of separators, or null when a bracket is left open and `paired` is null. */
+function countOutside(text: string, paired: Set<number> | null): number | null {
+  let n = 0;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
+    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
+    else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) n++;
   }
-  return false;
+  return depth > 0 && paired === null ? null : n;
 }
 
 function isNoteLine(whole: string): boolean {
@@ -307,9 +343,9 @@ function sentenceCase(text: string): boolean {
   return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
 }
 
+/** One line that is not a note line (isNoteLine). */
 function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): void {
   let line = raw;
-  if (isNoteLine(line)) return void st.out.notes.push(line);
   // A disclaimer ends the line's list.
   const d = DISCLAIMER.exec(line);
   if (d) {
