@@ -11,8 +11,13 @@ import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner } from '../labels/joiner';
-import { joinEntries } from '../labels/join-entries';
-import { parseLabel } from '../labels/parser';
+import { eachJoinedEntry } from '../labels/join-entries';
+import { parseSteps } from '../labels/parser';
+
+/** Longest stretch of work between two turns of the event loop in analyseInSlices, ms. */
+const SLICE_MS = 2;
+/** Entries joined and rendered between two checks of the clock. */
+const STEP = 128;
 
 /** A record ends with its category (format.ts renderIngredient). */
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
@@ -45,13 +50,49 @@ export class LabelAnalyser {
 
   /** The analysis of one label text as JSON (schema LabelAnalysis, src/catalogue/answers.ts). */
   analyse(text: string): string {
-    const parsed = parseLabel(text);
+    const steps = this.steps(text);
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+    return r.value.join('');
+  }
+
+  /**
+   * The same answer as UTF-8 bytes, made in slices of about SLICE_MS of work with the
+   * event loop let run between them (setImmediate), so that one long label never holds
+   * other requests; the bytes are encoded in the slices too, so sending them costs no
+   * encoding of a long answer at once.
+   */
+  async analyseInSlices(text: string): Promise<Buffer> {
+    let start = performance.now();
+    const pause = async (): Promise<void> => {
+      if (performance.now() - start < SLICE_MS) return;
+      await new Promise(setImmediate);
+      start = performance.now();
+    };
+    const steps = this.steps(text);
+    let r = steps.next();
+    for (; r.done !== true; r = steps.next()) await pause();
+    const bytes: Buffer[] = [];
+    for (const part of r.value) {
+      bytes.push(Buffer.from(part));
+      await pause();
+    }
+    return bytes.length === 1 ? bytes[0] : Buffer.concat(bytes);
+  }
+
+  /**
+   * The analysis, pausing (yield) every few hundred lines or entries; returns the answer
+   * in parts (their concatenation is the JSON), one per STEP entries.
+   */
+  private *steps(text: string): Generator<void, string[]> {
+    const parsed = yield* parseSteps(text);
     let flags = 0;
     let recognised = 0;
     let position = 0;
-    const entries: string[] = [];
-    parsed.sections.forEach((section, s) => {
-      for (const e of joinEntries(section.entries, this.joiner)) {
+    const parts: string[] = [];
+    let entries: string[] = [];
+    for (let s = 0; s < parsed.sections.length; s++) {
+      for (const e of eachJoinedEntry(parsed.sections[s].entries, this.joiner)) {
         const ord = e.join?.target;
         if (ord !== undefined) {
           flags |= this.flagBits[ord];
@@ -62,14 +103,20 @@ export class LabelAnalyser {
             `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
             `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
         );
+        if (position % STEP === 0) {
+          parts.push((parts.length === 0 ? '' : ',') + entries.join(','));
+          entries = [];
+          yield;
+        }
       }
-    });
+    }
+    if (entries.length > 0) parts.push((parts.length === 0 ? '' : ',') + entries.join(','));
     const head = JSON.stringify({
       ...containsFields(flags),
       counts: { entries: position, recognised, unrecognised: position - recognised },
       sections: parsed.sections.map((s) => ({ header: s.header })),
       notes: parsed.notes,
     });
-    return `${head.slice(0, -1)},"entries":[${entries.join(',')}]}`;
+    return [`${head.slice(0, -1)},"entries":[`, ...parts, ']}'];
   }
 }

@@ -96,31 +96,59 @@ const BULLET = /^[-•·–—*+†‡^~>\s]+/;
 const PLAIN_NAME = /^[\p{L}\p{N}][^*†‡¹²³⁺^~"'.()]*$/u;
 const PERCENT = /(\d+(?:[.,]\d+)?)\s*%/g;
 
+/** Lines or entries read between two pauses of parseSteps. */
+const STEP = 256;
+
 /** Parses one label text. */
 export function parseLabel(text: string): ParsedLabel {
+  const steps = parseSteps(text);
+  let r = steps.next();
+  while (r.done !== true) r = steps.next();
+  return r.value;
+}
+
+/**
+ * parseLabel in steps: the generator pauses (yields) after every STEP lines or entries,
+ * so that a caller may let other work run between them (label-analysis.ts); driven to
+ * its end it returns what parseLabel returns.
+ */
+export function* parseSteps(text: string): Generator<void, ParsedLabel> {
   const out: ParsedLabel = { sections: [], notes: [] };
   const t = normalise(text);
   if (t === '' || JUNK_CELL.test(t)) return out;
-  const lines = unwrap(
+  const lines = yield* unwrap(
     t
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== ''),
   );
   // Each line's note test and whether a list line follows it, computed once (linear).
-  const note = lines.map(isNoteLine);
+  const note: boolean[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    note.push(isNoteLine(lines[i]));
+    if (i % STEP === STEP - 1) yield;
+  }
   const nextIsList: boolean[] = new Array<boolean>(lines.length);
   let after = false;
   for (let i = lines.length - 1; i >= 0; i--) {
     nextIsList[i] = after;
     if (!note[i]) after = separators(lines[i]) >= 1;
+    if (i % STEP === 0) yield;
   }
-  const state: State = { out, section: null, pendingHeaders: [], may: false };
-  lines.forEach((line, i) => {
-    if (note[i]) state.out.notes.push(line);
-    else readLine(state, line, lines[i - 1], nextIsList[i]);
-  });
-  if (state.pendingHeaders.length > 0) out.notes.push(...state.pendingHeaders);
+  const st: State = { out, section: null, pendingHeaders: [], may: false };
+  let read = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const list = note[i] ? undefined : readLine(st, lines[i], lines[i - 1], nextIsList[i]);
+    if (note[i]) out.notes.push(lines[i]);
+    else if (list !== undefined) {
+      for (const part of splitList(list)) {
+        readPart(st, part);
+        if (++read % STEP === 0) yield;
+      }
+    }
+    if (++read % STEP === 0) yield;
+  }
+  if (st.pendingHeaders.length > 0) out.notes.push(...st.pendingHeaders);
   for (const s of out.sections) if (s.entries.length === 0 && s.header !== null) out.notes.push(s.header);
   out.sections = out.sections.filter((s) => s.entries.length > 0);
   return out;
@@ -172,16 +200,18 @@ export function splitList(text: string): string[] {
   return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
 }
 
+const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON] = [...'()[],;'].map((c) => c.charCodeAt(0));
+
 /** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
 function splitOutside(text: string, paired: Set<number> | null): string[] | null {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
-    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
-    else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) {
+    const c = text.charCodeAt(i);
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired.has(i))) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired.has(i))) depth--;
+    else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
@@ -240,8 +270,9 @@ function normalise(text: string): string {
  * "Sodium" + "Hydroxide, …"). Each printed line is looked at once, and a joined line is
  * kept in pieces until it is complete (linear in the text).
  */
-function unwrap(lines: readonly string[]): string[] {
+function* unwrap(lines: readonly string[]): Generator<void, string[]> {
   const out: string[] = [];
+  let n = 0;
   let pieces: string[] = []; // the line being kept, in printed pieces
   let joinable = false; // the kept line is list-like and its last printed line ends without [,;.:]
   let prevListLike = false; // the kept line has a separator (counted on its first printed line)
@@ -255,6 +286,7 @@ function unwrap(lines: readonly string[]): string[] {
       prevListLike = listLike;
     }
     joinable = prevListLike && !/[,;.:]$/.test(l);
+    if (++n % STEP === 0) yield;
   }
   if (pieces.length > 0) out.push(pieces.join(''));
   return out;
@@ -287,22 +319,23 @@ function countOutside(text: string, paired: Set<number> | null): number | null {
   let n = 0;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
-    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
-    else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) n++;
+    const c = text.charCodeAt(i);
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired.has(i))) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired.has(i))) depth--;
+    else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) n++;
   }
   return depth > 0 && paired === null ? null : n;
 }
 
 function isNoteLine(whole: string): boolean {
-  if (/^[*†‡]/.test(whole) && separators(whole) < 2) return true; // footnote
   const d = DISCLAIMER.exec(whole);
   const line = d ? whole.slice(0, d.index) : whole; // the disclaimer itself is cut off later
-  if (d && separators(line) < 1) return true;
+  const seps = separators(line);
+  if (/^[*†‡]/.test(whole) && (d ? separators(whole) : seps) < 2) return true; // footnote
+  if (d && seps < 1) return true;
   if (/^[-•·>]\s*[^:]{1,200}:\s/.test(line)) return true; // "-Sunflower Seed Cake, Barley Extract: help strengthen…"
   if (/^[-•·>]/.test(line) && CLAIM_ENTRY.test(line.replace(BULLET, '').replace(/\.$/, ''))) return true;
-  return separators(line) < 2 ? isProse(line) : proseShare(line) >= 0.12;
+  return seps < 2 ? isProse(line) : proseShare(line) >= 0.12;
 }
 
 /** Marketing prose: four words or more, two of them function words. */
@@ -343,8 +376,8 @@ function sentenceCase(text: string): boolean {
   return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
 }
 
-/** One line that is not a note line (isNoteLine). */
-function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): void {
+/** Reads one line that is not a note line (isNoteLine); returns the text to read as a list, if any (readList). */
+function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): string | undefined {
   let line = raw;
   // A disclaimer ends the line's list.
   const d = DISCLAIMER.exec(line);
@@ -397,7 +430,7 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   ) {
     return void st.pendingHeaders.push(line);
   }
-  readList(st, line);
+  return listText(line);
 }
 
 function openSection(st: State, header: string | null): LabelSection {
@@ -408,13 +441,14 @@ function openSection(st: State, header: string | null): LabelSection {
   return s;
 }
 
-function readList(st: State, line: string): void {
+/** A list line made ready for splitList: markers that open a colour section or a second list become separators. */
+function listText(line: string): string {
   // ". May contain" and ". +/-" go on the list in a new colour section.
   let text = line;
   if (text.includes('.')) text = text.replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ');
   if (text.includes(':')) text = text.replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ');
   if (text.includes('[')) text = text.replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
-  for (const part of splitList(text)) readPart(st, part);
+  return text;
 }
 
 function readPart(st: State, raw: string): void {
@@ -499,8 +533,9 @@ function twoGroups(inner: string): boolean {
 /** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */
 function concentrationOf(name: string): number | null {
   if (!name.includes('%')) return null;
-  const all = [...name.matchAll(PERCENT)];
-  if (all.length !== 1) return null;
-  const v = Number(all[0][1].replace(',', '.'));
+  PERCENT.lastIndex = 0;
+  const one = PERCENT.exec(name);
+  if (one === null || PERCENT.exec(name) !== null) return null; // none, or two or more
+  const v = Number(one[1].replace(',', '.'));
   return v > 0 && v <= 100 ? v : null;
 }
