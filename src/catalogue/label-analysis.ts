@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner } from '../labels/joiner';
-import { eachJoinedEntry } from '../labels/join-entries';
+import { eachJoinedEntry, type JoinedEntry } from '../labels/join-entries';
 import { parseSteps } from '../labels/parser';
 
 /** Longest stretch of work between two turns of the event loop in analyseInSlices, ms. */
@@ -23,6 +23,15 @@ const STEP = 128;
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
 const CAS_NUMBER = /"cas_number":"([^"]*)"/;
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
+
+/** An entry's rendered JSON after its position, with what it was rendered from. */
+interface Tail {
+  join: JoinedEntry<number>['join'];
+  section: number;
+  may: boolean;
+  concentration: number | null;
+  text: string;
+}
 
 export class LabelAnalyser {
   private readonly joiner: LabelJoiner<number>;
@@ -90,6 +99,7 @@ export class LabelAnalyser {
     let recognised = 0;
     let position = 0;
     const parts: string[] = [];
+    const tails = new Map<string, Tail>();
     let entries: string[] = [];
     for (let s = 0; s < parsed.sections.length; s++) {
       for (const e of eachJoinedEntry(parsed.sections[s].entries, this.joiner)) {
@@ -98,11 +108,7 @@ export class LabelAnalyser {
           flags |= this.flagBits[ord];
           recognised++;
         }
-        entries.push(
-          `{"position":${position++},"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
-            `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
-            `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
-        );
+        entries.push(`{"position":${position++}${this.tail(tails, e, s)}`);
         if (position % STEP === 0) {
           parts.push((parts.length === 0 ? '' : ',') + entries.join(','));
           entries = [];
@@ -118,5 +124,22 @@ export class LabelAnalyser {
       notes: parsed.notes,
     });
     return [`${head.slice(0, -1)},"entries":[`, ...parts, ']}'];
+  }
+
+  /**
+   * An entry's JSON after its position, rendered once per printed name while the entry is
+   * the same (a name printed many times costs a map look-up, not a render).
+   */
+  private tail(tails: Map<string, Tail>, e: JoinedEntry<number>, section: number): string {
+    const t = tails.get(e.label_name);
+    if (t?.join === e.join && t.section === section && t.may === e.may_contain && t.concentration === e.concentration)
+      return t.text;
+    const ord = e.join?.target;
+    const text =
+      `,"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
+      `"may_contain":${e.may_contain},"section":${section},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
+      `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`;
+    tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+    return text;
   }
 }
