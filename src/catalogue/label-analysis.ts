@@ -62,14 +62,14 @@ export class LabelAnalyser {
     const steps = this.steps(text);
     let r = steps.next();
     while (r.done !== true) r = steps.next();
-    return r.value.join('');
+    return `${r.value.head}${r.value.entries.join(',')}]}`;
   }
 
   /**
    * The same answer as UTF-8 bytes, made in slices of about SLICE_MS of work with the
    * event loop let run between them (setImmediate), so that one long label never holds
-   * other requests; the bytes are encoded in the slices too, so sending them costs no
-   * encoding of a long answer at once.
+   * other requests; the bytes are encoded in the slices too, STEP entries at a time, so
+   * sending them costs no encoding of a long answer at once.
    */
   async analyseInSlices(text: string): Promise<Buffer> {
     let start = performance.now();
@@ -81,26 +81,28 @@ export class LabelAnalyser {
     const steps = this.steps(text);
     let r = steps.next();
     for (; r.done !== true; r = steps.next()) await pause();
-    const bytes: Buffer[] = [];
-    for (const part of r.value) {
-      bytes.push(Buffer.from(part));
+    const { head, entries } = r.value;
+    if (entries.length <= STEP) return Buffer.from(`${head}${entries.join(',')}]}`);
+    const bytes = [Buffer.from(head)];
+    for (let i = 0; i < entries.length; i += STEP) {
+      bytes.push(Buffer.from((i === 0 ? '' : ',') + entries.slice(i, i + STEP).join(',')));
       await pause();
     }
-    return bytes.length === 1 ? bytes[0] : Buffer.concat(bytes);
+    bytes.push(Buffer.from(']}'));
+    return Buffer.concat(bytes);
   }
 
   /**
-   * The analysis, pausing (yield) every few hundred lines or entries; returns the answer
-   * in parts (their concatenation is the JSON), one per STEP entries.
+   * The analysis, pausing (yield) every STEP entries (and parseSteps' pauses); returns the
+   * answer's JSON up to its entries array (`head`) and each entry's JSON.
    */
-  private *steps(text: string): Generator<void, string[]> {
+  private *steps(text: string): Generator<void, { head: string; entries: string[] }> {
     const parsed = yield* parseSteps(text);
     let flags = 0;
     let recognised = 0;
     let position = 0;
-    const parts: string[] = [];
+    const entries: string[] = [];
     const tails = new Map<string, Tail>();
-    let entries: string[] = [];
     for (let s = 0; s < parsed.sections.length; s++) {
       for (const e of eachJoinedEntry(parsed.sections[s].entries, this.joiner)) {
         const ord = e.join?.target;
@@ -109,21 +111,16 @@ export class LabelAnalyser {
           recognised++;
         }
         entries.push(`{"position":${position++}${this.tail(tails, e, s)}`);
-        if (position % STEP === 0) {
-          parts.push((parts.length === 0 ? '' : ',') + entries.join(','));
-          entries = [];
-          yield;
-        }
+        if (position % STEP === 0) yield;
       }
     }
-    if (entries.length > 0) parts.push((parts.length === 0 ? '' : ',') + entries.join(','));
     const head = JSON.stringify({
       ...containsFields(flags),
       counts: { entries: position, recognised, unrecognised: position - recognised },
       sections: parsed.sections.map((s) => ({ header: s.header })),
       notes: parsed.notes,
     });
-    return [`${head.slice(0, -1)},"entries":[`, ...parts, ']}'];
+    return { head: `${head.slice(0, -1)},"entries":[`, entries };
   }
 
   /**

@@ -122,24 +122,24 @@ export function* parseSteps(text: string): Generator<void, ParsedLabel> {
       .map((l) => l.trim())
       .filter((l) => l !== ''),
   );
-  // Each line's note test and whether a list line follows it, computed once (linear).
-  const note: boolean[] = [];
+  // What each line is, and whether a list line follows it (skipping notes), found once per line (linear).
+  const facts: LineFacts[] = [];
   for (let i = 0; i < lines.length; i++) {
-    note.push(isNoteLine(lines[i]));
+    facts.push(lineFacts(lines[i]));
     if (i % STEP === STEP - 1) yield;
   }
   const nextIsList: boolean[] = new Array<boolean>(lines.length);
   let after = false;
   for (let i = lines.length - 1; i >= 0; i--) {
     nextIsList[i] = after;
-    if (!note[i]) after = separators(lines[i]) >= 1;
-    if (i % STEP === 0) yield;
+    if (!facts[i].note) after = facts[i].listLike;
   }
   const st: State = { out, section: null, pendingHeaders: [], may: false };
   let read = 0;
   for (let i = 0; i < lines.length; i++) {
-    const list = note[i] ? undefined : readLine(st, lines[i], lines[i - 1], nextIsList[i]);
-    if (note[i]) out.notes.push(lines[i]);
+    const f = facts[i];
+    const list = f.note ? undefined : readLine(st, lines[i], f.disclaimer, lines[i - 1], nextIsList[i]);
+    if (f.note) out.notes.push(lines[i]);
     else if (list !== undefined) {
       for (const part of splitList(list)) {
         readPart(st, part);
@@ -281,14 +281,14 @@ function* unwrap(lines: readonly string[]): Generator<void, string[]> {
     if (joinable && listLike && !/^[^,]*:/.test(l)) {
       pieces.push(pieces[pieces.length - 1].endsWith('-') ? l : ` ${l}`);
     } else {
-      if (pieces.length > 0) out.push(pieces.join(''));
+      if (pieces.length > 0) out.push(pieces.length === 1 ? pieces[0] : pieces.join(''));
       pieces = [l];
       prevListLike = listLike;
     }
     joinable = prevListLike && !/[,;.:]$/.test(l);
     if (++n % STEP === 0) yield;
   }
-  if (pieces.length > 0) out.push(pieces.join(''));
+  if (pieces.length > 0) out.push(pieces.length === 1 ? pieces[0] : pieces.join(''));
   return out;
 }
 
@@ -327,10 +327,30 @@ function countOutside(text: string, paired: Set<number> | null): number | null {
   return depth > 0 && paired === null ? null : n;
 }
 
-function isNoteLine(whole: string): boolean {
-  const d = DISCLAIMER.exec(whole);
+interface LineFacts {
+  /** A note line (footnote, disclaimer, claim, prose), never a list. */
+  note: boolean;
+  /** Where a disclaimer starts in the line, if it holds one. */
+  disclaimer: RegExpExecArray | null;
+  /** The line has a separator (splitList). */
+  listLike: boolean;
+}
+
+function lineFacts(whole: string): LineFacts {
+  const d = disclaimer(whole);
   const line = d ? whole.slice(0, d.index) : whole; // the disclaimer itself is cut off later
   const seps = separators(line);
+  const listLike = (d ? separators(whole) : seps) >= 1;
+  return { note: isNoteLine(whole, d, line, seps), disclaimer: d, listLike };
+}
+
+/** The disclaimer in a text, if any (every DISCLAIMER phrase holds a space). */
+function disclaimer(text: string): RegExpExecArray | null {
+  return text.includes(' ') ? DISCLAIMER.exec(text) : null;
+}
+
+/** `line`: the whole line up to its disclaimer `d`; `seps`: separators(line). */
+function isNoteLine(whole: string, d: RegExpExecArray | null, line: string, seps: number): boolean {
   if (/^[*†‡]/.test(whole) && (d ? separators(whole) : seps) < 2) return true; // footnote
   if (d && seps < 1) return true;
   if (/^[-•·>]\s*[^:]{1,200}:\s/.test(line)) return true; // "-Sunflower Seed Cake, Barley Extract: help strengthen…"
@@ -376,11 +396,19 @@ function sentenceCase(text: string): boolean {
   return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
 }
 
-/** Reads one line that is not a note line (isNoteLine); returns the text to read as a list, if any (readList). */
-function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): string | undefined {
+/**
+ * Reads one line that is not a note line (isNoteLine), `d` its disclaimer; returns the
+ * text to read as a list, if any (listText).
+ */
+function readLine(
+  st: State,
+  raw: string,
+  d: RegExpExecArray | null,
+  prev: string | undefined,
+  nextIsList: boolean,
+): string | undefined {
   let line = raw;
   // A disclaimer ends the line's list.
-  const d = DISCLAIMER.exec(line);
   if (d) {
     st.out.notes.push(line.slice(d.index).trim());
     line = line.slice(0, d.index).trim();
@@ -485,7 +513,7 @@ function readPart(st: State, raw: string): void {
   if (name === '') return;
   if (
     (CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) ||
-    (name.length > 40 && DISCLAIMER.test(name)) ||
+    (name.length > 40 && disclaimer(name) !== null) ||
     isProse(name) ||
     (name.length < 24 && NOTE_ONLY.test(name))
   )
