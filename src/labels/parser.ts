@@ -203,14 +203,14 @@ export function splitList(text: string): string[] {
 const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON] = [...'()[],;'].map((c) => c.charCodeAt(0));
 
 /** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
-function splitOutside(text: string, paired: Set<number> | null): string[] | null {
+function splitOutside(text: string, paired: Uint8Array | null): string[] | null {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired.has(i))) depth++;
-    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired.has(i))) depth--;
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
     else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) {
       out.push(text.slice(start, i));
       start = i + 1;
@@ -222,15 +222,15 @@ function splitOutside(text: string, paired: Set<number> | null): string[] | null
 }
 
 /** Positions of the brackets that have a partner. */
-function pairedBrackets(text: string): Set<number> {
+function pairedBrackets(text: string): Uint8Array {
   const open: number[] = [];
-  const paired = new Set<number>();
+  const paired = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') open.push(i);
-    else if ((c === ')' || c === ']') && open.length > 0) {
-      paired.add(i);
-      paired.add(open.pop() as number);
+    const c = text.charCodeAt(i);
+    if (c === OPEN || c === OPEN_SQUARE) open.push(i);
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && open.length > 0) {
+      paired[i] = 1;
+      paired[open.pop() as number] = 1;
     }
   }
   return paired;
@@ -243,26 +243,38 @@ interface State {
   may: boolean;
 }
 
+/** Some character that one of normalise's character replacements changes. */
+const SPECIAL_CHARACTER =
+  /[\u00ad\u200b-\u200d\u2060\ufeff\u00a0\u2000-\u200a\u202f\u205f\u3000\t\u2018\u2019\u201a\u2032\u201c\u201d\u201e\u2033\u2010-\u2015\u2212\u2028\u2029]/;
+
+/** One text for the parser: markup and entities decoded, spaces, quotes and dashes of one kind. */
 function normalise(text: string): string {
-  return String(text)
-    .replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n')
-    .replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
-    .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/g, ' ')
-    .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\u2028|\u2029/g, '\n')
-    .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
-    .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
-    .replace(LIST_TRANSLATED, '$1') // and so is a list header
-    .replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
-    .trim();
+  // Each group of replacements runs only when the text holds a character it needs (a replacement that matches nothing is a scan of the whole text).
+  let t = String(text);
+  if (t.includes('&') || t.includes('<'))
+    t = t
+      .replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n')
+      .replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&#39;|&apos;/g, "'")
+      .replace(/&quot;/g, '"');
+  if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  if (SPECIAL_CHARACTER.test(t))
+    t = t
+      .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
+      .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/g, ' ')
+      .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
+      .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, '-')
+      .replace(/\u2028|\u2029/g, '\n');
+  if (/[•·●]/.test(t)) t = t.replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, '); // "Aqua • Glycerin": a bullet between names separates them
+  if (t.includes('/'))
+    t = t
+      .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
+      .replace(LIST_TRANSLATED, '$1'); // and so is a list header
+  if (t.includes(':')) t = t.replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n'); // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
+  return t.trim();
 }
 
 /**
@@ -308,20 +320,25 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** The last line separators counted, and its count (a line is counted by unwrap, lineFacts and readLine). */
+let counted = { line: '', separators: 0 };
+
 /** Separators at depth 0 in a line (as splitList counts them, without making the parts). */
 function separators(line: string): number {
   if (!line.includes(',') && !line.includes(';')) return 0;
-  return countOutside(line, null) ?? (countOutside(line, pairedBrackets(line)) as number);
+  if (line !== counted.line)
+    counted = { line, separators: countOutside(line, null) ?? (countOutside(line, pairedBrackets(line)) as number) };
+  return counted.separators;
 }
 
 /** splitOutside's count of separators, or null when a bracket is left open and `paired` is null. */
-function countOutside(text: string, paired: Set<number> | null): number | null {
+function countOutside(text: string, paired: Uint8Array | null): number | null {
   let n = 0;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired.has(i))) depth++;
-    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired.has(i))) depth--;
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
     else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) n++;
   }
   return depth > 0 && paired === null ? null : n;
