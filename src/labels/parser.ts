@@ -200,7 +200,9 @@ export function splitList(text: string): string[] {
   return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
 }
 
-const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON] = [...'()[],;'].map((c) => c.charCodeAt(0));
+const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON, AMPERSAND, LESS] = [...'()[],;&<'].map((c) =>
+  c.charCodeAt(0),
+);
 
 /** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
 function splitOutside(text: string, paired: Uint8Array | null): string[] | null {
@@ -247,14 +249,43 @@ interface State {
 const SPECIAL_CHARACTER =
   /[\u00ad\u200b-\u200d\u2060\ufeff\u00a0\u2000-\u200a\u202f\u205f\u3000\t\u2018\u2019\u201a\u2032\u201c\u201d\u201e\u2033\u2010-\u2015\u2212\u2028\u2029]/;
 
+/**
+ * The text with each tag, printed ("&lt;b&gt;") or not ("<b>"), made a space: what
+ * text.replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ') gives, in linear time (that scan
+ * looks for a ">" to the end of the text after each "<" that has none).
+ */
+function withoutMarkup(text: string): string {
+  let out = '';
+  let from = 0; // text before this is in out
+  let closes = true; // some ">" may follow
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let end = -1; // the tag's end (exclusive), if one starts at i
+    if (c === AMPERSAND && text.slice(i, i + 4).toLowerCase() === '&lt;') {
+      const amp = text.indexOf('&', i + 4);
+      if (amp >= 0 && text.slice(amp, amp + 4).toLowerCase() === '&gt;') end = amp + 4;
+    } else if (c === LESS && closes) {
+      const name = text[i + 1] === '/' ? i + 2 : i + 1;
+      if (/[a-z]/i.test(text[name] ?? '')) {
+        const gt = text.indexOf('>', name + 1);
+        if (gt < 0) closes = false;
+        else end = gt + 1;
+      }
+    }
+    if (end < 0) continue;
+    out += `${text.slice(from, i)} `;
+    from = end;
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** One text for the parser: markup and entities decoded, spaces, quotes and dashes of one kind. */
 function normalise(text: string): string {
   // Each group of replacements runs only when the text holds a character it needs (a replacement that matches nothing is a scan of the whole text).
   let t = String(text);
   if (t.includes('&') || t.includes('<'))
-    t = t
-      .replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n')
-      .replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ')
+    t = withoutMarkup(t.replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n'))
       .replace(/&amp;/g, '&')
       .replace(/&nbsp;/g, ' ')
       .replace(/&#39;|&apos;/g, "'")
@@ -410,7 +441,20 @@ function proseCount(words: readonly string[]): number {
 
 /** Has a word that begins in lower case after the first (sentence case, not an INCI name). */
 function sentenceCase(text: string): boolean {
-  return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
+  return /\s[a-z]{3,}/.test(withoutBracketed(text));
+}
+
+/** The text without each "(…)" (as text.replace(/\([^)]*\)/g, '') does, in linear time). */
+function withoutBracketed(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('(', from);
+    const close = open < 0 ? -1 : text.indexOf(')', open + 1);
+    if (close < 0) return from === 0 ? text : out + text.slice(from); // no ")" after this "(": none after any later one either
+    out += text.slice(from, open);
+    from = close + 1;
+  }
 }
 
 /**
@@ -490,8 +534,9 @@ function openSection(st: State, header: string | null): LabelSection {
 function listText(line: string): string {
   // ". May contain" and ". +/-" go on the list in a new colour section.
   let text = line;
-  if (text.includes('.')) text = text.replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ');
-  if (text.includes(':')) text = text.replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ');
+  if (text.includes('.'))
+    text = text.replace(/\.(?=(\s+))\1(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', '); // the spaces taken whole, once;
+  if (text.includes(':')) text = text.replace(/(?:[.,;]\s*|(?<!\s)\s+|)\b(inactive|other) ingredients?\s*:\s*/gi, ', '); // a run of spaces tried once;
   if (text.includes('[')) text = text.replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
   return text;
 }
@@ -554,18 +599,33 @@ function takeHeaders(st: State): string {
 function cleanName(raw: string): string {
   let s = raw;
   if (!PLAIN_NAME.test(s)) {
-    s = s
-      .replace(BULLET, '')
-      .replace(/[*†‡¹²³⁺^~]+$/, '')
-      .replace(/^["']+|["']+$/g, '')
-      .trim();
-    if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
-    s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
+    // Runs at the ends are cut by trimEnd/trimStart: a regex such as /[*]+$/ is tried at each mark of a run.
+    s = trimEnd(trimStart(trimEnd(s.replace(BULLET, ''), MARKS), QUOTES), QUOTES).trim();
+    if (s.endsWith('.') && !ABBREVIATION.test(s)) s = trimEnd(s, '.').trim();
+    s = trimEnd(s, MARKS).trim();
     if (s.length > 1 && s.startsWith('(') && s.endsWith(')') && !twoGroups(s.slice(1, -1))) s = s.slice(1, -1).trim();
     if (s.startsWith('(') && !s.includes(')')) s = s.slice(1).trim();
     if (s.endsWith(')') && !s.includes('(')) s = s.slice(0, -1).trim();
   }
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
+}
+
+/** Footnote marks cut from the end of a name. */
+const MARKS = '*†‡¹²³⁺^~';
+const QUOTES = `"'`;
+
+/** s without the run of `chars` it ends with (s.replace(/[chars]+$/, '') in linear time). */
+function trimEnd(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1])) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** s without the run of `chars` it starts with. */
+function trimStart(s: string, chars: string): string {
+  let start = 0;
+  while (start < s.length && chars.includes(s[start])) start++;
+  return start === 0 ? s : s.slice(start);
 }
 
 /** "A) x (B": a closing bracket, then printed text, then an opening one (the outer brackets of "(A) x (B)" are not one pair). */
