@@ -5,7 +5,10 @@
 // such text is returned in `notes`, so nothing is dropped silently; entries after a
 // "May contain" / "+/-" marker are kept and marked; several lists under headers (kits,
 // shade ranges) come back as sections, and `mergeSections` is the one rule that makes
-// them one product's list (docs/labels.md).
+// them one product's list (docs/labels.md). Linear in the text's length whatever its
+// shape (bench/label-shapes.ts, test/labels-linear.test.ts): each line is measured once
+// and no regular expression rescans a run from each of its positions; parseSteps is the
+// same parse in steps, for a caller that must not hold the event loop.
 import { Type, type Static } from '@sinclair/typebox';
 import { compactKey } from './aliases';
 
