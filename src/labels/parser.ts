@@ -137,7 +137,7 @@ export function* parseSteps(text: string): Generator<void, ParsedLabel> {
     nextIsList[i] = after;
     if (!facts[i].note) after = facts[i].listLike;
   }
-  const st: State = { out, section: null, pendingHeaders: [], may: false };
+  const st: State = { out, section: null, pendingHeaders: [], may: false, language: null };
   let read = 0;
   for (let i = 0; i < lines.length; i++) {
     const f = facts[i];
@@ -246,6 +246,17 @@ interface State {
   section: LabelSection | null;
   pendingHeaders: string[];
   may: boolean;
+  /** The language of the first list header ("ingredient", "ingrédient", "zutaten"…), once one is read. */
+  language: string | null;
+}
+
+/** A list header after a full stop, and the rest of the line: the list again, translated. */
+const TRANSLATED_LIST = /\.\s+((ingr[ée]dients?|zutaten|ingredientes|ingredienti|inhaltsstoffe)\s*:.*)$/i;
+
+/** The language of a list header at the start of a text ("Ingrédients:" → "ingrédient"), or null. */
+function languageOf(text: string): string | null {
+  const m = /^(?:full |key )?(ingredientes|ingredienti|ingr[ée]dient|zutaten|inhaltsstoffe)/i.exec(text);
+  return m === null ? null : m[1].toLowerCase();
 }
 
 /** Some character that one of normalise's character replacements changes. */
@@ -489,7 +500,16 @@ function readLine(
   }
   // A line that says it is a list ("Active Ingredient: Salicylic Acid 2%") is never a header.
   const listed = /[:-]/.test(line) && LIST_PREFIX.test(line);
+  // The list printed again in another language ("Ingrédients: Aqua, Glycérine.") is a translation: a note.
+  const language = listed ? languageOf(line) : null;
+  if (language !== null && st.language !== null && language !== st.language) return void st.out.notes.push(line);
   if (listed) line = line.replace(LIST_PREFIX, '');
+  st.language ??= language;
+  const again = line.includes('.') ? TRANSLATED_LIST.exec(line) : null;
+  if (again !== null && languageOf(again[1]) !== (st.language ?? 'ingredient')) {
+    st.out.notes.push(again[1]);
+    line = line.slice(0, again.index + 1);
+  }
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
   const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
