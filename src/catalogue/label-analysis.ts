@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
-import { JoinIndex, LabelJoiner } from '../labels/joiner';
+import { JoinIndex, LabelJoiner, type Join, type SplitPart } from '../labels/joiner';
 import { eachJoinedEntry, type JoinedEntry } from '../labels/join-entries';
 import { parseSteps } from '../labels/parser';
 
@@ -24,6 +24,28 @@ const STEP = 128;
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
 const CAS_NUMBER = /"cas_number":"([^"]*)"/;
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
+
+/**
+ * The catalogue's joiner remembering each name's join and split for one analysis: a name
+ * printed in many sections (shade ranges, kits) is looked up once (joins are pure).
+ */
+class RememberingJoiner extends LabelJoiner<number> {
+  private readonly joins = new Map<string, Join<number> | null>();
+  private readonly splits = new Map<string, [SplitPart<number>, SplitPart<number>] | null>();
+
+  override join(label: string): Join<number> | null {
+    let j = this.joins.get(label);
+    if (j === undefined) this.joins.set(label, (j = super.join(label)));
+    return j;
+  }
+
+  override split(label: string, atSpaces = true): [SplitPart<number>, SplitPart<number>] | null {
+    const key = `${atSpaces ? 1 : 0}${label}`;
+    let parts = this.splits.get(key);
+    if (parts === undefined) this.splits.set(key, (parts = super.split(label, atSpaces)));
+    return parts;
+  }
+}
 
 /** An entry's rendered JSON after its position, with what it was rendered from. */
 interface Tail {
@@ -99,13 +121,14 @@ export class LabelAnalyser {
    */
   private *steps(text: string): Generator<void, { head: string; entries: string[] }> {
     const parsed = yield* parseSteps(text);
+    const joiner = new RememberingJoiner(this.joiner.index);
     let flags = 0;
     let recognised = 0;
     let position = 0;
     const entries: string[] = [];
     const tails = new Map<string, Tail>();
     for (let s = 0; s < parsed.sections.length; s++) {
-      for (const e of eachJoinedEntry(parsed.sections[s].entries, this.joiner)) {
+      for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner)) {
         const ord = e.join?.target;
         if (ord !== undefined) {
           flags |= this.flagBits[ord];
