@@ -4,7 +4,8 @@
 // CPU time per call in this process (no HTTP), after a warm-up. Also the worst
 // adversarial shapes (bench/label-shapes.ts) at 100,000 characters, the largest text the
 // endpoint accepts: CPU ms per analysis, and the longest the event loop was held by one
-// (monitorEventLoopDelay while analyses run one per turn of the loop).
+// (monitorEventLoopDelay while analyses run one after the other as the HTTP route runs
+// them, in slices: analyseLabelInSlices).
 // `node dist/bench/label-cost.js CATALOGUE_FILE` prints the shapes alone.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Catalogue } from '../src/catalogue/read-model';
@@ -75,7 +76,7 @@ export async function measureShapes(c: Catalogue): Promise<Pick<LabelCost, 'shap
   shapes.sort((a, b) => b.ms - a.ms);
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
-  for (const [, text] of texts) await new Promise<void>((done) => setImmediate(() => (c.analyseLabel(text), done())));
+  for (const [, text] of texts) await c.analyseLabelInSlices(text);
   await new Promise((done) => setTimeout(done, 5));
   h.disable();
   return { shapes, eventLoopMaxMs: h.max / 1e6 };

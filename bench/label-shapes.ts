@@ -1,6 +1,8 @@
 // Adversarial label texts for the parser and joiner: the shapes that were quadratic
 // (issue 24: many short lines, runs of *, unbalanced brackets, runs of / and :, repeated
-// headers) and others. Guarantees: each maker returns a text of about n characters
+// headers), the ones found quadratic later (runs of "(" after a colon, footnote lines,
+// unclosed tags), those whose cost is joining (names new to the joiner) and others.
+// Guarantees: each maker returns a text of about n characters
 // (at least n); deterministic.
 
 /** Text of about n characters made by repeating a unit. */
@@ -10,6 +12,27 @@ const run =
   (prefix: string, c: string, suffix = '') =>
   (n: number) =>
     prefix + c.repeat(n) + suffix;
+
+/** Text of about n characters made of units that differ (unit(0), unit(1), …). */
+const distinct = (unit: (i: number) => string) => (n: number) => {
+  const parts: string[] = [];
+  for (let i = 0, length = 0; length < n; i++) length += parts[parts.push(unit(i)) - 1].length;
+  return parts.join('');
+};
+const WORDS = [
+  'Glycerin',
+  'Butylene',
+  'Glycol',
+  'Niacinamide',
+  'Tocopherol',
+  'Sodium',
+  'Hyaluronate',
+  'Cetearyl',
+  'Alcohol',
+  'Aqua',
+  'Extract',
+  'Oil',
+];
 
 export const ADVERSARIAL_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'many short lines': repeat('Aqua,\n'),
@@ -39,6 +62,31 @@ export const ADVERSARIAL_SHAPES: Readonly<Record<string, (n: number) => string>>
   'prose words': repeat('the skin '),
   'one long word': run('', 'a'),
   'letters and digits, no separators': repeat('Glycerin 1 '),
+  // Found quadratic in November 2026 (seconds at 100,000 characters), now linear:
+  'run of ( after a colon': run('Shade: ', '('),
+  'run of ( in an entry after a colon': run('Aqua, Shade: ', '(', ', Glycerin'),
+  'footnote lines': repeat('*Organic\n'),
+  'unclosed tags': repeat('<a '),
+  'disclaimer lines': repeat('Please be aware that ingredient lists may change\n'),
+  'unclosed entities': repeat('&lt;b '),
+  'header lines': repeat('Shade 1\n'),
+  'runs of ( then text': repeat('(((x '),
+  'repeated Inactive Ingredients:': repeat('Inactive Ingredients: Aqua. '),
+  'run of [ after a space': run('Aqua ', '[ '),
+  'run of spaces after a colon': run('Aqua: ', ' ', 'x'),
+  'run of * then text': run('Aqua ', '*', 'x'),
+  'run of . then text': run('Aqua ', '.', 'x'),
+  'run of quotes then text': run('Aqua ', '"', 'x'),
+  'run of spaces after a full stop': run('Aqua.', ' ', 'x'),
+  'run of bullets': run('Aqua ', '• ', 'x'),
+  'translated markers': repeat('May contain / Peut contenir / '),
+  'translated headers': repeat('Ingredients / Ingrédients / '),
+  'prose with commas': repeat('the skin, and the face, '),
+  // Joining-bound: every name is new to the joiner (each is looked up tolerantly, and split at its spaces).
+  'distinct unknown names': distinct((i) => `Zq${(i * 7919).toString(36)}x, `),
+  'distinct names run together': distinct(
+    (i) => `${WORDS[i % 12]} ${WORDS[(i * 5 + 1) % 12]} ${WORDS[(i * 7 + 3) % 12]} ${i}, `,
+  ),
   'a real list repeated': repeat(
     'Aqua (Water), Glycerin, Butylene Glycol, Niacinamide (10%), Cetearyl Alcohol, Iron Oxides (CI 77491, CI 77492), Parfum*, Tocopherol. ',
   ),

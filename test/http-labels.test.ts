@@ -8,6 +8,10 @@ import { STATUS_CODES } from 'node:http';
 import { startTestApp, type TestServer } from './support/server';
 import { ING, P, ingredientId, productId, products } from './support/fixture';
 import { openAdmin } from '../src/access';
+import * as path from 'node:path';
+import { Catalogue } from '../src/catalogue/read-model';
+import { MAX_LABEL_TEXT } from '../src/http/operations/analyze-label';
+import { ADVERSARIAL_SHAPES } from '../bench/label-shapes';
 
 let s: TestServer;
 before(async () => {
@@ -239,5 +243,43 @@ describe('POST /v1/labels/analyze: access', () => {
       res = await post({ text: 'Water' }, {}, s.keys.starter.key);
     }
     assert.equal(res.status, 402);
+  });
+});
+
+describe('POST /v1/labels/analyze: long labels', () => {
+  const long = ADVERSARIAL_SHAPES['a real list repeated'](MAX_LABEL_TEXT).slice(0, MAX_LABEL_TEXT);
+
+  it('a 100,000-character label: the answer over HTTP is byte for byte the in-process analysis', async () => {
+    const c = Catalogue.open(path.join(s.dir, 'catalogue.db'));
+    try {
+      const res = await post({ text: long });
+      assert.equal(res.status, 200);
+      const body = Buffer.from(await res.arrayBuffer());
+      assert.ok(body.equals(Buffer.from(c.analyseLabel(long))));
+      assert.ok(JSON.parse(body.toString()).counts.entries > 5_000);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('a long analysis lets the event loop run between its slices, and gives the same bytes', async () => {
+    const c = Catalogue.open(path.join(s.dir, 'catalogue.db'));
+    try {
+      for (const text of [long, ADVERSARIAL_SHAPES['short lines without commas'](MAX_LABEL_TEXT)]) {
+        let turns = 0;
+        let running = true;
+        const turn = (): void => {
+          turns++;
+          if (running) setImmediate(turn);
+        };
+        setImmediate(turn);
+        const sliced = await c.analyseLabelInSlices(text.slice(0, MAX_LABEL_TEXT));
+        running = false;
+        assert.ok(turns > 1, `the event loop turned ${turns} times`);
+        assert.ok(sliced.equals(Buffer.from(c.analyseLabel(text.slice(0, MAX_LABEL_TEXT)))));
+      }
+    } finally {
+      c.close();
+    }
   });
 });

@@ -498,6 +498,39 @@ test('bilingual and multilingual headers are one header: no translation becomes 
   assert.deepEqual([h.sections.length, h.notes], [1, []]);
 });
 
+test('a list printed again in another language is one list, the translation a note (issue 24 §3)', () => {
+  const one = (text: string, notes: string[]) => {
+    const p = parseLabel(text);
+    assert.equal(p.sections.length, 1, text);
+    assert.deepEqual(
+      [p.sections[0].entries.map((e) => e.label_name), p.notes],
+      [['Aqua', 'Glycerin', 'Parfum'], notes],
+    );
+  };
+  one('Ingredients: Aqua, Glycerin, Parfum. Ingrédients: Aqua, Glycérine, Parfum.', [
+    'Ingrédients: Aqua, Glycérine, Parfum.',
+  ]);
+  one('Ingredients: Aqua, Glycerin, Parfum.\nIngrédients : Aqua, Glycérine, Parfum.', [
+    'Ingrédients : Aqua, Glycérine, Parfum.',
+  ]);
+  one('Aqua, Glycerin, Parfum. Zutaten: Aqua, Glycerin, Parfum.', ['Zutaten: Aqua, Glycerin, Parfum.']);
+  one('Ingrédients: Aqua, Glycerin, Parfum. Ingredientes: Agua, Glicerina, Perfume.', [
+    'Ingredientes: Agua, Glicerina, Perfume.',
+  ]);
+  // A May contain section after the list stays on it; only the translation goes.
+  const p = parseLabel(
+    'Ingredients: Talc, Mica. May contain: CI 77891. Ingrédients: Talc, Mica. Peut contenir: CI 77891.',
+  );
+  assert.deepEqual(
+    allEntries(p).map((e) => [e.label_name, e.may_contain]),
+    [
+      ['Talc', false],
+      ['Mica', false],
+      ['CI 77891', true],
+    ],
+  );
+});
+
 test('notes printed as entries are notes: (preservative), (and), (organic), (nano), *certified organic (issue 24 §1)', () => {
   const p = parseLabel('Aqua, Phenoxyethanol, (Preservative), Glycerin, (and), Zinc Oxide, Nano, *Certified Organic');
   assert.deepEqual(

@@ -6,18 +6,55 @@
 // "split"); each recognised entry carries the ingredient's stored record (2.5) as is;
 // the contains_* flags follow the build's rule (containsFields of the joined
 // ingredients' categories); a CAS number printed in a label decides its join when
-// exactly one record's cas_number holds it.
+// exactly one record's cas_number holds it. analyseInSlices gives the same answer, as
+// bytes, with the event loop let run every ~2 ms of work (the HTTP route uses it).
 import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
-import { JoinIndex, LabelJoiner } from '../labels/joiner';
-import { joinEntries } from '../labels/join-entries';
-import { parseLabel } from '../labels/parser';
+import { JoinIndex, LabelJoiner, type Join, type SplitPart } from '../labels/joiner';
+import { eachJoinedEntry, type JoinedEntry } from '../labels/join-entries';
+import { parseSteps } from '../labels/parser';
+
+/** Longest stretch of work between two turns of the event loop in analyseInSlices, ms. */
+const SLICE_MS = 2;
+/** Entries joined and rendered between two checks of the clock. */
+const STEP = 128;
 
 /** A record ends with its category (format.ts renderIngredient). */
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
 const CAS_NUMBER = /"cas_number":"([^"]*)"/;
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
+
+/**
+ * The catalogue's joiner remembering each name's join and split for one analysis: a name
+ * printed in many sections (shade ranges, kits) is looked up once (joins are pure).
+ */
+class RememberingJoiner extends LabelJoiner<number> {
+  private readonly joins = new Map<string, Join<number> | null>();
+  private readonly splits = new Map<string, [SplitPart<number>, SplitPart<number>] | null>();
+
+  override join(label: string): Join<number> | null {
+    let j = this.joins.get(label);
+    if (j === undefined) this.joins.set(label, (j = super.join(label)));
+    return j;
+  }
+
+  override split(label: string, atSpaces = true): [SplitPart<number>, SplitPart<number>] | null {
+    const key = `${atSpaces ? 1 : 0}${label}`;
+    let parts = this.splits.get(key);
+    if (parts === undefined) this.splits.set(key, (parts = super.split(label, atSpaces)));
+    return parts;
+  }
+}
+
+/** An entry's rendered JSON after its position, with what it was rendered from. */
+interface Tail {
+  join: JoinedEntry<number>['join'];
+  section: number;
+  may: boolean;
+  concentration: number | null;
+  text: string;
+}
 
 export class LabelAnalyser {
   private readonly joiner: LabelJoiner<number>;
@@ -45,31 +82,85 @@ export class LabelAnalyser {
 
   /** The analysis of one label text as JSON (schema LabelAnalysis, src/catalogue/answers.ts). */
   analyse(text: string): string {
-    const parsed = parseLabel(text);
+    const steps = this.steps(text);
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+    return `${r.value.head}${r.value.entries.join(',')}]}`;
+  }
+
+  /**
+   * The same answer as UTF-8 bytes, made in slices of about SLICE_MS of work with the
+   * event loop let run between them (setImmediate), so that one long label never holds
+   * other requests; the bytes are encoded in the slices too, STEP entries at a time, so
+   * sending them costs no encoding of a long answer at once.
+   */
+  async analyseInSlices(text: string): Promise<Buffer> {
+    let start = performance.now();
+    const pause = async (): Promise<void> => {
+      if (performance.now() - start < SLICE_MS) return;
+      await new Promise(setImmediate);
+      start = performance.now();
+    };
+    const steps = this.steps(text);
+    let r = steps.next();
+    for (; r.done !== true; r = steps.next()) await pause();
+    const { head, entries } = r.value;
+    if (entries.length <= STEP) return Buffer.from(`${head}${entries.join(',')}]}`);
+    const bytes = [Buffer.from(head)];
+    for (let i = 0; i < entries.length; i += STEP) {
+      bytes.push(Buffer.from((i === 0 ? '' : ',') + entries.slice(i, i + STEP).join(',')));
+      await pause();
+    }
+    bytes.push(Buffer.from(']}'));
+    return Buffer.concat(bytes);
+  }
+
+  /**
+   * The analysis, pausing (yield) every STEP entries (and parseSteps' pauses); returns the
+   * answer's JSON up to its entries array (`head`) and each entry's JSON.
+   */
+  private *steps(text: string): Generator<void, { head: string; entries: string[] }> {
+    const parsed = yield* parseSteps(text);
+    const joiner = new RememberingJoiner(this.joiner.index);
     let flags = 0;
     let recognised = 0;
     let position = 0;
     const entries: string[] = [];
-    parsed.sections.forEach((section, s) => {
-      for (const e of joinEntries(section.entries, this.joiner)) {
+    const tails = new Map<string, Tail>();
+    for (let s = 0; s < parsed.sections.length; s++) {
+      for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner)) {
         const ord = e.join?.target;
         if (ord !== undefined) {
           flags |= this.flagBits[ord];
           recognised++;
         }
-        entries.push(
-          `{"position":${position++},"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
-            `"may_contain":${e.may_contain},"section":${s},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
-            `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`,
-        );
+        entries.push(`{"position":${position++}${this.tail(tails, e, s)}`);
+        if (position % STEP === 0) yield;
       }
-    });
+    }
     const head = JSON.stringify({
       ...containsFields(flags),
       counts: { entries: position, recognised, unrecognised: position - recognised },
       sections: parsed.sections.map((s) => ({ header: s.header })),
       notes: parsed.notes,
     });
-    return `${head.slice(0, -1)},"entries":[${entries.join(',')}]}`;
+    return { head: `${head.slice(0, -1)},"entries":[`, entries };
+  }
+
+  /**
+   * An entry's JSON after its position, rendered once per printed name while the entry is
+   * the same (a name printed many times costs a map look-up, not a render).
+   */
+  private tail(tails: Map<string, Tail>, e: JoinedEntry<number>, section: number): string {
+    const t = tails.get(e.label_name);
+    if (t?.join === e.join && t.section === section && t.may === e.may_contain && t.concentration === e.concentration)
+      return t.text;
+    const ord = e.join?.target;
+    const text =
+      `,"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
+      `"may_contain":${e.may_contain},"section":${section},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
+      `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`;
+    tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+    return text;
   }
 }

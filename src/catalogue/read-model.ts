@@ -266,6 +266,11 @@ export class Catalogue {
     return this.labels.analyse(text);
   }
 
+  /** The same analysis as UTF-8 bytes, made in slices letting other requests run between them (LabelAnalyser.analyseInSlices). */
+  analyseLabelInSlices(text: string): Promise<Buffer> {
+    return this.labels.analyseInSlices(text);
+  }
+
   close(): void {
     this.db.close();
   }

@@ -14,7 +14,11 @@ export interface JoinedEntry<T> extends LabelEntry {
 }
 
 export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoiner<T>): JoinedEntry<T>[] {
-  const out: JoinedEntry<T>[] = [];
+  return [...eachJoinedEntry(entries, joiner)];
+}
+
+/** joinEntries one entry at a time (a caller may pause between them: label-analysis.ts). */
+export function* eachJoinedEntry<T>(entries: readonly LabelEntry[], joiner: LabelJoiner<T>): Generator<JoinedEntry<T>> {
   const memo = new Map<string, Join<T> | null>();
   const splits = new Map<string, [SplitPart<T>, SplitPart<T>] | null>();
   const join1 = (name: string): Join<T> | null => {
@@ -30,7 +34,7 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
     if (parts === undefined) splits.set(e.label_name, (parts = splitOf(e.label_name, join, joiner)));
     if (parts !== null) {
       for (const p of parts)
-        out.push({ label_name: p.text, concentration: null, may_contain: e.may_contain, join: p.join });
+        yield { label_name: p.text, concentration: null, may_contain: e.may_contain, join: p.join };
       continue;
     }
     const next = entries[i + 1];
@@ -39,14 +43,13 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
       const pair = join1(next.label_name) === null ? join1(both) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.
       if (pair !== null && pair.rule !== 'colour_index' && splitOf(next.label_name, null, joiner) === null) {
-        out.push({ ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair });
+        yield { ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair };
         i++;
         continue;
       }
     }
-    out.push({ label_name: e.label_name, concentration: e.concentration, may_contain: e.may_contain, join });
+    yield { label_name: e.label_name, concentration: e.concentration, may_contain: e.may_contain, join };
   }
-  return out;
 }
 
 /**

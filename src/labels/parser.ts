@@ -5,7 +5,10 @@
 // such text is returned in `notes`, so nothing is dropped silently; entries after a
 // "May contain" / "+/-" marker are kept and marked; several lists under headers (kits,
 // shade ranges) come back as sections, and `mergeSections` is the one rule that makes
-// them one product's list (docs/labels.md).
+// them one product's list (docs/labels.md). Linear in the text's length whatever its
+// shape (bench/label-shapes.ts, test/labels-linear.test.ts): each line is measured once
+// and no regular expression rescans a run from each of its positions; parseSteps is the
+// same parse in steps, for a caller that must not hold the event loop.
 import { Type, type Static } from '@sinclair/typebox';
 import { compactKey } from './aliases';
 
@@ -96,20 +99,59 @@ const BULLET = /^[-•·–—*+†‡^~>\s]+/;
 const PLAIN_NAME = /^[\p{L}\p{N}][^*†‡¹²³⁺^~"'.()]*$/u;
 const PERCENT = /(\d+(?:[.,]\d+)?)\s*%/g;
 
+/** Lines or entries read between two pauses of parseSteps. */
+const STEP = 256;
+
 /** Parses one label text. */
 export function parseLabel(text: string): ParsedLabel {
+  const steps = parseSteps(text);
+  let r = steps.next();
+  while (r.done !== true) r = steps.next();
+  return r.value;
+}
+
+/**
+ * parseLabel in steps: the generator pauses (yields) after every STEP lines or entries,
+ * so that a caller may let other work run between them (label-analysis.ts); driven to
+ * its end it returns what parseLabel returns.
+ */
+export function* parseSteps(text: string): Generator<void, ParsedLabel> {
   const out: ParsedLabel = { sections: [], notes: [] };
   const t = normalise(text);
   if (t === '' || JUNK_CELL.test(t)) return out;
-  const lines = unwrap(
+  const lines = yield* unwrap(
     t
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== ''),
   );
-  const state: State = { out, section: null, pendingHeaders: [], may: false };
-  lines.forEach((line, i) => readLine(state, line, lines[i - 1], nextListLike(lines, i)));
-  if (state.pendingHeaders.length > 0) out.notes.push(...state.pendingHeaders);
+  // What each line is, and whether a list line follows it (skipping notes), found once per line (linear).
+  const facts: LineFacts[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    facts.push(lineFacts(lines[i]));
+    if (i % STEP === STEP - 1) yield;
+  }
+  const nextIsList: boolean[] = new Array<boolean>(lines.length);
+  let after = false;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    nextIsList[i] = after;
+    if (!facts[i].note) after = facts[i].listLike;
+  }
+  const st: State = { out, section: null, pendingHeaders: [], may: false, language: null };
+  let read = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const f = facts[i];
+    const list = f.note ? undefined : readLine(st, lines[i], f.disclaimer, lines[i - 1], nextIsList[i]);
+    if (f.note) out.notes.push(lines[i]);
+    else if (list !== undefined) {
+      for (const part of splitList(list)) {
+        readPart(st, part);
+        if (++read % STEP === 0) yield;
+      }
+    }
+    if (++read % STEP === 0) yield;
+  }
+  if (st.pendingHeaders.length > 0) out.notes.push(...st.pendingHeaders);
   for (const s of out.sections) if (s.entries.length === 0 && s.header !== null) out.notes.push(s.header);
   out.sections = out.sections.filter((s) => s.entries.length > 0);
   return out;
@@ -161,16 +203,20 @@ export function splitList(text: string): string[] {
   return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
 }
 
+const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON, AMPERSAND, LESS] = [...'()[],;&<'].map((c) =>
+  c.charCodeAt(0),
+);
+
 /** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
-function splitOutside(text: string, paired: Set<number> | null): string[] | null {
+function splitOutside(text: string, paired: Uint8Array | null): string[] | null {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if ((c === '(' || c === '[') && (paired === null || paired.has(i))) depth++;
-    else if ((c === ')' || c === ']') && depth > 0 && (paired === null || paired.has(i))) depth--;
-    else if ((c === ',' || c === ';') && depth === 0 && !(c === ',' && isLocant(text, i))) {
+    const c = text.charCodeAt(i);
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
+    else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
@@ -181,15 +227,15 @@ function splitOutside(text: string, paired: Set<number> | null): string[] | null
 }
 
 /** Positions of the brackets that have a partner. */
-function pairedBrackets(text: string): Set<number> {
+function pairedBrackets(text: string): Uint8Array {
   const open: number[] = [];
-  const paired = new Set<number>();
+  const paired = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') open.push(i);
-    else if ((c === ')' || c === ']') && open.length > 0) {
-      paired.add(i);
-      paired.add(open.pop() as number);
+    const c = text.charCodeAt(i);
+    if (c === OPEN || c === OPEN_SQUARE) open.push(i);
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && open.length > 0) {
+      paired[i] = 1;
+      paired[open.pop() as number] = 1;
     }
   }
   return paired;
@@ -200,73 +246,178 @@ interface State {
   section: LabelSection | null;
   pendingHeaders: string[];
   may: boolean;
+  /** The language of the first list header ("ingredient", "ingrédient", "zutaten"…), once one is read. */
+  language: string | null;
 }
 
+/** A list header after a full stop, and the rest of the line: the list again, translated. */
+const TRANSLATED_LIST = /\.\s+((ingr[ée]dients?|zutaten|ingredientes|ingredienti|inhaltsstoffe)\s*:.*)$/i;
+
+/** The language of a list header at the start of a text ("Ingrédients:" → "ingrédient"), or null. */
+function languageOf(text: string): string | null {
+  const m = /^(?:full |key )?(ingredientes|ingredienti|ingr[ée]dient|zutaten|inhaltsstoffe)/i.exec(text);
+  return m === null ? null : m[1].toLowerCase();
+}
+
+/** Some character that one of normalise's character replacements changes. */
+const SPECIAL_CHARACTER =
+  /[\u00ad\u200b-\u200d\u2060\ufeff\u00a0\u2000-\u200a\u202f\u205f\u3000\t\u2018\u2019\u201a\u2032\u201c\u201d\u201e\u2033\u2010-\u2015\u2212\u2028\u2029]/;
+
+/**
+ * The text with each tag, printed ("&lt;b&gt;") or not ("<b>"), made a space: what
+ * text.replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ') gives, in linear time (that scan
+ * looks for a ">" to the end of the text after each "<" that has none).
+ */
+function withoutMarkup(text: string): string {
+  let out = '';
+  let from = 0; // text before this is in out
+  let closes = true; // some ">" may follow
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let end = -1; // the tag's end (exclusive), if one starts at i
+    if (c === AMPERSAND && text.slice(i, i + 4).toLowerCase() === '&lt;') {
+      const amp = text.indexOf('&', i + 4);
+      if (amp >= 0 && text.slice(amp, amp + 4).toLowerCase() === '&gt;') end = amp + 4;
+    } else if (c === LESS && closes) {
+      const name = text[i + 1] === '/' ? i + 2 : i + 1;
+      if (/[a-z]/i.test(text[name] ?? '')) {
+        const gt = text.indexOf('>', name + 1);
+        if (gt < 0) closes = false;
+        else end = gt + 1;
+      }
+    }
+    if (end < 0) continue;
+    out += `${text.slice(from, i)} `;
+    from = end;
+    i = end - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** One text for the parser: markup and entities decoded, spaces, quotes and dashes of one kind. */
 function normalise(text: string): string {
-  return String(text)
-    .replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n')
-    .replace(/&lt;[^&]*&gt;|<\/?[a-z][^>]*>/gi, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
-    .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/g, ' ')
-    .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\u2028|\u2029/g, '\n')
-    .replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, ') // "Aqua • Glycerin": a bullet between names separates them
-    .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
-    .replace(LIST_TRANSLATED, '$1') // and so is a list header
-    .replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n') // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
-    .trim();
+  // Each group of replacements runs only when the text holds a character it needs (a replacement that matches nothing is a scan of the whole text).
+  let t = String(text);
+  if (t.includes('&') || t.includes('<'))
+    t = withoutMarkup(t.replace(/&lt;br\s*\/?&gt;|<br\s*\/?>/gi, '\n'))
+      .replace(/&amp;/g, '&')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&#39;|&apos;/g, "'")
+      .replace(/&quot;/g, '"');
+  if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  if (SPECIAL_CHARACTER.test(t))
+    t = t
+      .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
+      .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/g, ' ')
+      .replace(/[\u2018\u2019\u201a\u2032]/g, "'")
+      .replace(/[\u201c\u201d\u201e\u2033]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, '-')
+      .replace(/\u2028|\u2029/g, '\n');
+  if (/[•·●]/.test(t)) t = t.replace(/(\S)[ ]+[•·●][ ]+(?=\S)/g, '$1, '); // "Aqua • Glycerin": a bullet between names separates them
+  if (t.includes('/'))
+    t = t
+      .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
+      .replace(LIST_TRANSLATED, '$1'); // and so is a list header
+  if (t.includes(':')) t = t.replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n'); // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
+  return t.trim();
 }
 
-/** Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…", "Sodium" + "Hydroxide, …"). */
-function unwrap(lines: readonly string[]): string[] {
+/**
+ * Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…",
+ * "Sodium" + "Hydroxide, …"). Each printed line is looked at once, and a joined line is
+ * kept in pieces until it is complete (linear in the text).
+ */
+function* unwrap(lines: readonly string[]): Generator<void, string[]> {
   const out: string[] = [];
-  let prevListLike = false; // the last kept line has a separator (counted once per printed line: linear)
+  let n = 0;
+  let pieces: string[] = []; // the line being kept, in printed pieces
+  let joinable = false; // the kept line is list-like and its last printed line ends without [,;.:]
+  let prevListLike = false; // the kept line has a separator (counted on its first printed line)
   for (const l of lines) {
-    const prev = out[out.length - 1];
     const listLike = separators(l) >= 1;
-    if (prev !== undefined && prevListLike && listLike && !/[,;.:]$/.test(prev) && !/^[^,]*:/.test(l)) {
-      out[out.length - 1] = prev.endsWith('-') ? prev + l : `${prev} ${l}`;
+    if (joinable && listLike && !/^[^,]*:/.test(l)) {
+      pieces.push(pieces[pieces.length - 1].endsWith('-') ? l : ` ${l}`);
     } else {
-      out.push(l);
+      if (pieces.length > 0) out.push(pieces.length === 1 ? pieces[0] : pieces.join(''));
+      pieces = [l];
       prevListLike = listLike;
     }
+    joinable = prevListLike && !/[,;.:]$/.test(l);
+    if (++n % STEP === 0) yield;
   }
+  if (pieces.length > 0) out.push(pieces.length === 1 ? pieces[0] : pieces.join(''));
   return out;
 }
 
+/** A comma between digits of a locant ("1,2-Hexanediol", "1, 2-Hexanediol", "1,2"), not a separator. */
 function isLocant(text: string, i: number): boolean {
-  return /\d/.test(text[i - 1] ?? '') && /^ ?\d+-|^\d/.test(text.slice(i + 1, i + 8));
+  if (!isDigit(text.charCodeAt(i - 1))) return false;
+  const end = Math.min(text.length, i + 8); // the 7 characters after the comma
+  let j = i + 1;
+  if (j < end && isDigit(text.charCodeAt(j))) return true;
+  if (j < end && text[j] === ' ') j++;
+  const digits = j;
+  while (j < end && isDigit(text.charCodeAt(j))) j++;
+  return j > digits && j < end && text[j] === '-';
 }
 
-/** Separators at depth 0 in a line. */
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** The last line separators counted, and its count (a line is counted by unwrap, lineFacts and readLine). */
+let counted = { line: '', separators: 0 };
+
+/** Separators at depth 0 in a line (as splitList counts them, without making the parts). */
 function separators(line: string): number {
-  return splitList(line).length - 1;
+  if (!line.includes(',') && !line.includes(';')) return 0;
+  if (line !== counted.line)
+    counted = { line, separators: countOutside(line, null) ?? (countOutside(line, pairedBrackets(line)) as number) };
+  return counted.separators;
 }
 
-/** True when line i+1 (skipping notes) is a list line: a header without a colon must precede one. */
-function nextListLike(lines: readonly string[], i: number): boolean {
-  for (let j = i + 1; j < lines.length; j++) {
-    if (isNoteLine(lines[j])) continue;
-    return separators(lines[j]) >= 1;
+/** splitOutside's count of separators, or null when a bracket is left open and `paired` is null. */
+function countOutside(text: string, paired: Uint8Array | null): number | null {
+  let n = 0;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
+    else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) n++;
   }
-  return false;
+  return depth > 0 && paired === null ? null : n;
 }
 
-function isNoteLine(whole: string): boolean {
-  if (/^[*†‡]/.test(whole) && separators(whole) < 2) return true; // footnote
-  const d = DISCLAIMER.exec(whole);
+interface LineFacts {
+  /** A note line (footnote, disclaimer, claim, prose), never a list. */
+  note: boolean;
+  /** Where a disclaimer starts in the line, if it holds one. */
+  disclaimer: RegExpExecArray | null;
+  /** The line has a separator (splitList). */
+  listLike: boolean;
+}
+
+function lineFacts(whole: string): LineFacts {
+  const d = disclaimer(whole);
   const line = d ? whole.slice(0, d.index) : whole; // the disclaimer itself is cut off later
-  if (d && separators(line) < 1) return true;
+  const seps = separators(line);
+  const listLike = (d ? separators(whole) : seps) >= 1;
+  return { note: isNoteLine(whole, d, line, seps), disclaimer: d, listLike };
+}
+
+/** The disclaimer in a text, if any (every DISCLAIMER phrase holds a space). */
+function disclaimer(text: string): RegExpExecArray | null {
+  return text.includes(' ') ? DISCLAIMER.exec(text) : null;
+}
+
+/** `line`: the whole line up to its disclaimer `d`; `seps`: separators(line). */
+function isNoteLine(whole: string, d: RegExpExecArray | null, line: string, seps: number): boolean {
+  if (/^[*†‡]/.test(whole) && (d ? separators(whole) : seps) < 2) return true; // footnote
+  if (d && seps < 1) return true;
   if (/^[-•·>]\s*[^:]{1,200}:\s/.test(line)) return true; // "-Sunflower Seed Cake, Barley Extract: help strengthen…"
   if (/^[-•·>]/.test(line) && CLAIM_ENTRY.test(line.replace(BULLET, '').replace(/\.$/, ''))) return true;
-  return separators(line) < 2 ? isProse(line) : proseShare(line) >= 0.12;
+  return seps < 2 ? isProse(line) : proseShare(line) >= 0.12;
 }
 
 /** Marketing prose: four words or more, two of them function words. */
@@ -304,14 +455,35 @@ function proseCount(words: readonly string[]): number {
 
 /** Has a word that begins in lower case after the first (sentence case, not an INCI name). */
 function sentenceCase(text: string): boolean {
-  return /\s[a-z]{3,}/.test(text.replace(/\([^)]*\)/g, ''));
+  return /\s[a-z]{3,}/.test(withoutBracketed(text));
 }
 
-function readLine(st: State, raw: string, prev: string | undefined, nextIsList: boolean): void {
+/** The text without each "(…)" (as text.replace(/\([^)]*\)/g, '') does, in linear time). */
+function withoutBracketed(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('(', from);
+    const close = open < 0 ? -1 : text.indexOf(')', open + 1);
+    if (close < 0) return from === 0 ? text : out + text.slice(from); // no ")" after this "(": none after any later one either
+    out += text.slice(from, open);
+    from = close + 1;
+  }
+}
+
+/**
+ * Reads one line that is not a note line (isNoteLine), `d` its disclaimer; returns the
+ * text to read as a list, if any (listText).
+ */
+function readLine(
+  st: State,
+  raw: string,
+  d: RegExpExecArray | null,
+  prev: string | undefined,
+  nextIsList: boolean,
+): string | undefined {
   let line = raw;
-  if (isNoteLine(line)) return void st.out.notes.push(line);
   // A disclaimer ends the line's list.
-  const d = DISCLAIMER.exec(line);
   if (d) {
     st.out.notes.push(line.slice(d.index).trim());
     line = line.slice(0, d.index).trim();
@@ -328,7 +500,16 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   }
   // A line that says it is a list ("Active Ingredient: Salicylic Acid 2%") is never a header.
   const listed = /[:-]/.test(line) && LIST_PREFIX.test(line);
+  // The list printed again in another language ("Ingrédients: Aqua, Glycérine.") is a translation: a note.
+  const language = listed ? languageOf(line) : null;
+  if (language !== null && st.language !== null && language !== st.language) return void st.out.notes.push(line);
   if (listed) line = line.replace(LIST_PREFIX, '');
+  st.language ??= language;
+  const again = line.includes('.') ? TRANSLATED_LIST.exec(line) : null;
+  if (again !== null && languageOf(again[1]) !== (st.language ?? 'ingredient')) {
+    st.out.notes.push(again[1]);
+    line = line.slice(0, again.index + 1);
+  }
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
   const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
@@ -361,7 +542,7 @@ function readLine(st: State, raw: string, prev: string | undefined, nextIsList: 
   ) {
     return void st.pendingHeaders.push(line);
   }
-  readList(st, line);
+  return listText(line);
 }
 
 function openSection(st: State, header: string | null): LabelSection {
@@ -372,13 +553,15 @@ function openSection(st: State, header: string | null): LabelSection {
   return s;
 }
 
-function readList(st: State, line: string): void {
+/** A list line made ready for splitList: markers that open a colour section or a second list become separators. */
+function listText(line: string): string {
   // ". May contain" and ". +/-" go on the list in a new colour section.
   let text = line;
-  if (text.includes('.')) text = text.replace(/\.\s+(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', ');
-  if (text.includes(':')) text = text.replace(/[.,;]?\s*\b(inactive|other) ingredients?\s*:\s*/gi, ', ');
+  if (text.includes('.'))
+    text = text.replace(/\.(?=(\s+))\1(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', '); // the spaces taken whole, once;
+  if (text.includes(':')) text = text.replace(/(?:[.,;]\s*|(?<!\s)\s+|)\b(inactive|other) ingredients?\s*:\s*/gi, ', '); // a run of spaces tried once;
   if (text.includes('[')) text = text.replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
-  for (const part of splitList(text)) readPart(st, part);
+  return text;
 }
 
 function readPart(st: State, raw: string): void {
@@ -415,7 +598,7 @@ function readPart(st: State, raw: string): void {
   if (name === '') return;
   if (
     (CLAIM_HINT.test(name) && CLAIM_ENTRY.test(name)) ||
-    (name.length > 40 && DISCLAIMER.test(name)) ||
+    (name.length > 40 && disclaimer(name) !== null) ||
     isProse(name) ||
     (name.length < 24 && NOTE_ONLY.test(name))
   )
@@ -439,18 +622,33 @@ function takeHeaders(st: State): string {
 function cleanName(raw: string): string {
   let s = raw;
   if (!PLAIN_NAME.test(s)) {
-    s = s
-      .replace(BULLET, '')
-      .replace(/[*†‡¹²³⁺^~]+$/, '')
-      .replace(/^["']+|["']+$/g, '')
-      .trim();
-    if (/\.+$/.test(s) && !ABBREVIATION.test(s)) s = s.replace(/\.+$/, '').trim();
-    s = s.replace(/[*†‡¹²³⁺^~]+$/, '').trim();
+    // Runs at the ends are cut by trimEnd/trimStart: a regex such as /[*]+$/ is tried at each mark of a run.
+    s = trimEnd(trimStart(trimEnd(s.replace(BULLET, ''), MARKS), QUOTES), QUOTES).trim();
+    if (s.endsWith('.') && !ABBREVIATION.test(s)) s = trimEnd(s, '.').trim();
+    s = trimEnd(s, MARKS).trim();
     if (s.length > 1 && s.startsWith('(') && s.endsWith(')') && !twoGroups(s.slice(1, -1))) s = s.slice(1, -1).trim();
     if (s.startsWith('(') && !s.includes(')')) s = s.slice(1).trim();
     if (s.endsWith(')') && !s.includes('(')) s = s.slice(0, -1).trim();
   }
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
+}
+
+/** Footnote marks cut from the end of a name. */
+const MARKS = '*†‡¹²³⁺^~';
+const QUOTES = `"'`;
+
+/** s without the run of `chars` it ends with (s.replace(/[chars]+$/, '') in linear time). */
+function trimEnd(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1])) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** s without the run of `chars` it starts with. */
+function trimStart(s: string, chars: string): string {
+  let start = 0;
+  while (start < s.length && chars.includes(s[start])) start++;
+  return start === 0 ? s : s.slice(start);
 }
 
 /** "A) x (B": a closing bracket, then printed text, then an opening one (the outer brackets of "(A) x (B)" are not one pair). */
@@ -463,8 +661,9 @@ function twoGroups(inner: string): boolean {
 /** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */
 function concentrationOf(name: string): number | null {
   if (!name.includes('%')) return null;
-  const all = [...name.matchAll(PERCENT)];
-  if (all.length !== 1) return null;
-  const v = Number(all[0][1].replace(',', '.'));
+  PERCENT.lastIndex = 0;
+  const one = PERCENT.exec(name);
+  if (one === null || PERCENT.exec(name) !== null) return null; // none, or two or more
+  const v = Number(one[1].replace(',', '.'));
   return v > 0 && v <= 100 ? v : null;
 }

@@ -53,7 +53,7 @@ export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): voi
       try {
         const grant = await access.admitKeyId(keyId);
         await access.charge(grant, 1);
-        result = JSON.parse(catalogue.current.analyseLabel(text)) as Analysis;
+        result = JSON.parse((await catalogue.current.analyseLabelInSlices(text)).toString()) as Analysis;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return reply.page('playground.eta', { ...data, refused: { status: err.statusCode, message: err.message } });

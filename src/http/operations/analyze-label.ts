@@ -2,7 +2,8 @@
 // each joined to an ingredient of the served catalogue or unrecognised, the five
 // contains_* flags and the counts out (api-spec.md 4.9). Guarantees: JSON bodies only
 // (415 otherwise), strict body {"text"} of 1 to 100,000 characters holding a letter or
-// digit (400 naming the field); charged as one call like every /v1 request.
+// digit (400 naming the field); charged as one call like every /v1 request; a long text is
+// analysed in slices with other requests served between them (read model analyseLabelInSlices).
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
 import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
@@ -42,6 +43,6 @@ export function analyzeLabel(app: Api): void {
         else done();
       },
     },
-    (req, reply) => sendJson(reply, app.catalogue().analyseLabel(req.body.text)),
+    async (req, reply) => sendJson(reply, await app.catalogue().analyseLabelInSlices(req.body.text)),
   );
 }
