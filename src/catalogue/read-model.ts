@@ -91,7 +91,7 @@ export class Catalogue {
       // No memory map (mmap_size stays 0): pages are read with pread into SQLite's page cache.
       // A mapped file truncated under the process (an operator's `cp` over it) kills it with
       // SIGBUS on the next read of a page past the new end; a read() just comes back short.
-      // The map saved about 1 µs a product and 50–100 µs a batch of 50 in process
+      // The map saved about 1 µs a product and 50–120 µs a batch of 50 in process
       // (docs/performance.md, "Memory map").
       return new Catalogue(db, opts.cacheMinMatches);
     } catch (err) {
