@@ -39,6 +39,8 @@ export interface Results {
     mappedRssBytes: number;
     /** RssAnon after the run: what the process holds itself (older results lack it). */
     anonRssBytes?: number;
+    /** RssAnon when ready, before the first request (older results lack it). */
+    idleAnonRssBytes?: number;
   } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
@@ -221,7 +223,7 @@ export function markdown(r: Results): string {
     `Catalogue: ${fmt(r.catalogue.products)} products, ${fmt(r.catalogue.ingredients)} ingredients, file ${mb(r.catalogue.fileBytes)}.`,
     `Build: ${fmt(b.seconds, 1)} s, peak RSS ${fmt(b.peakRssBytes / 2 ** 20)} MiB (measured ${b.measuredAt.slice(0, 10)}).`,
     r.serving
-      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run (of which ${mb(r.serving.mappedRssBytes)} the catalogue file's mapped pages; anonymous ${r.serving.anonRssBytes === undefined ? 'not measured' : mib(r.serving.anonRssBytes)}), peak ${mb(r.serving.peakRssBytes)}.`
+      ? `Serving (one process): RSS ${mb(r.serving.idleRssBytes)} when ready, ${mb(r.serving.rssBytes)} after the run (of which ${mb(r.serving.mappedRssBytes)} the catalogue file's mapped pages; anonymous ${anonText(r.serving)}), peak ${mb(r.serving.peakRssBytes)}.`
       : '',
     labelCostText(r).trim(),
     '',
@@ -250,4 +252,11 @@ function limits(r: Results): string[] {
     'machine: docs/performance.md, "Limits".',
     '',
   ];
+}
+
+/** RssAnon when ready and after the run, as far as the results hold them. */
+function anonText(s: NonNullable<Results['serving']>): string {
+  if (s.anonRssBytes === undefined) return 'not measured';
+  const ready = s.idleAnonRssBytes === undefined ? '' : `${mib(s.idleAnonRssBytes)} when ready, `;
+  return `${ready}${mib(s.anonRssBytes)} after`;
 }

@@ -211,6 +211,7 @@ async function main(): Promise<void> {
             peakRssBytes: after.hwm,
             mappedRssBytes: mappedRss(server.pid, cat.file),
             anonRssBytes: after.anon,
+            idleAnonRssBytes: idle.anon,
           };
       }
     } finally {

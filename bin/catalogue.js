@@ -1,6 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=8
 'use strict';
-// --max-semi-space-size=2 (MiB): request garbage dies young, so a small young generation
-// costs no throughput and keeps a serving process about 50 MB smaller (docs/performance.md).
+// --max-semi-space-size=8 (MiB): a young generation that holds the requests in flight (32
+// label analyses, batches), so their garbage dies young instead of being promoted and piling
+// up in the old generation between full collections (docs/performance.md, "Serving memory").
 // The `catalogue` command. The TypeScript sources are compiled to dist/ by `npm ci` (the prepare script).
 require('../dist/src/cli/main.js').main(process.argv);

@@ -199,16 +199,17 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
   const statuses: Record<string, number> = {};
   const odd: string[] = [];
   let running = true;
-  // Product reads pause from the truncation until the 503 is seen: a read of a mapped page
-  // past the truncated end kills the process (SIGBUS; read-model.ts says so), a known limit
-  // of the memory map this test would otherwise hit now and then, not the rule it checks.
-  let productsPaused = false;
+  // Product and batch reads go on throughout, through the truncation too: a read of the file
+  // as it is rewritten must fail at worst, never stop the process (with the file memory-mapped
+  // such a read past the new end was a SIGBUS; read-model.ts).
+  const batch = JSON.stringify({ ids: Array.from({ length: 50 }, (_, i) => productId(BULK_FIRST_ORD + i)) });
   const worker = async () => {
     while (running) {
-      for (const p of [`/v1/products/${productId(BULK_FIRST_ORD + 3)}`, '/health']) {
-        if (productsPaused && p !== '/health') continue;
+      for (const p of [`/v1/products/${productId(BULK_FIRST_ORD + 3)}`, '/v1/products/batch', '/health']) {
         try {
-          const res = await fetch(s.url + p, { headers: { 'x-api-key': ops.key } });
+          const post = p.endsWith('batch') ? { method: 'POST', body: batch } : {};
+          const headers = { 'x-api-key': ops.key, ...(post.body ? { 'content-type': 'application/json' } : {}) };
+          const res = await fetch(s.url + p, { headers, ...post });
           const text = await res.text();
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           if (res.status === 503 && JSON.parse(text).message !== OVERWRITTEN) odd.push(text);
@@ -219,21 +220,20 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
       }
     }
   };
-  const load = Array.from({ length: 3 }, worker);
+  const load = Array.from({ length: 6 }, worker);
   try {
     await until(async () => (await health(s)).built_at === BUILT_AT);
     const next = fs.readFileSync(path.join(ops.dir, 'next.db'));
     // What `cp next.db catalogue.db` does, slowed down: the same file, truncated, then written.
     const fd = fs.openSync(file, 'r+');
-    productsPaused = true;
-    await new Promise((r) => setTimeout(r, 50)); // product reads in flight end first
+    // The workers' next requests reach the process while it is stopped, before the truncation:
+    // it reads them when it resumes, before it can learn that the file changed.
+    s.child.kill('SIGSTOP');
+    await new Promise((r) => setTimeout(r, 200));
     fs.ftruncateSync(fd, 0);
-    fs.writeSync(fd, next, 0, next.length >> 1, 0);
+    s.child.kill('SIGCONT');
     const told = JSON.parse(
-      await within(
-        s.waitForLog((l) => l.includes('overwritten in place')),
-        10_000,
-      ),
+      await within(Promise.race([s.waitForLog((l) => l.includes('overwritten in place')), died(s)]), 10_000),
     );
     assert.equal(told.level, 50);
     assert.match(told.msg, /renaming a complete file over the path \(mv/);
@@ -243,7 +243,7 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
     assert.deepEqual(await h.json(), { statusCode: 503, error: 'Service Unavailable', message: OVERWRITTEN });
     const p = await fetch(`${s.url}/v1/products/${productId(0)}`, { headers: { 'x-api-key': ops.key } });
     assert.equal(p.status, 503);
-    productsPaused = false;
+    fs.writeSync(fd, next, 0, next.length >> 1, 0);
     await new Promise((r) => setTimeout(r, 1500)); // a poll or two with the half-written file in place
     assert.equal((await fetch(`${s.url}/health`)).status, 503);
     fs.writeSync(fd, next, next.length >> 1, next.length - (next.length >> 1), next.length >> 1);
@@ -267,6 +267,12 @@ test('a catalogue overwritten in place while served (cp instead of mv): 503 with
     ops.cleanup();
   }
 });
+
+/** Rejects when the service's process ends (a crash while this test expects it serving). */
+async function died(s: ServeProcess): Promise<never> {
+  const { code, signal } = await s.exited;
+  throw new Error(`the service stopped (${signal ?? `exit code ${code}`})`);
+}
 
 /** Resolves when `p` does, or rejects after `ms` (a log line that never comes fails the test instead of hanging it). */
 function within<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -7,6 +7,7 @@
 // stop once on the primary's relayed message (src/cluster.ts); the timeout and
 // second-signal rule it would replace are the few lines of stop() below.
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { option } from './options';
 import { startServer } from '../server';
@@ -109,7 +110,15 @@ export function register(program: Command): void {
   });
 }
 
+/**
+ * The old generation may grow to 1.5 × what the last full collection kept, not up to 4 × (V8's
+ * choice when collections are cheap): garbage promoted under load is collected before it
+ * doubles the serving process's memory (docs/performance.md, "Serving memory").
+ */
+const HEAP_GROWING_PERCENT = 50;
+
 export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const server = await startServer({ ...opts, dashboard: dashboardSettings(opts) });
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   let stopping = false;
