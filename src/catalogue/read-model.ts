@@ -9,7 +9,9 @@
 // blobs concatenated, no Buffer per product), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open. The file is read with read(), never memory-mapped, so
-// a file truncated or rewritten under it can fail a read but never stop the process.
+// a file truncated or rewritten under it can fail a read but never stop the process: such a
+// read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
+// 503 ApiError, never anything the server would answer 500.
 import Database from 'better-sqlite3';
 import {
   FORMAT,
@@ -32,6 +34,7 @@ import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta 
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import { LabelAnalyser } from './label-analysis';
+import { ApiError } from '../shared/errors';
 
 /** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
 const ANSWER_SLABS = 32;
@@ -161,7 +164,7 @@ export class Catalogue {
 
   /** Full product answer by any zero-padded form of a barcode, in the given encoding, or null. */
   productByBarcode(code: string, encoding: AnswerEncoding = 'identity'): Buffer | null {
-    const ord = this.byGtin.get(gtinKey(code));
+    const ord = readFile(() => this.byGtin.get(gtinKey(code)));
     return ord === undefined ? null : this.answer(ord, encoding);
   }
 
@@ -174,7 +177,8 @@ export class Catalogue {
     const wanted = [...new Set(ords)].filter((ord) => ord >= 0);
     const starts = new Int32Array(ords.length).fill(-1);
     if (wanted.length === 0) return this.tails.batch(EMPTY, starts, alloc);
-    const [readOrds, packed] = this.packedOf(wanted).get(...wanted)!;
+    const [readOrds, packed] = readFile(() => this.packedOf(wanted).get(...wanted)) ?? [];
+    if (readOrds == null || packed == null) throw unreadable();
     const startOf = new Map<number, number>();
     let at = 0;
     for (const ord of parseOrds(readOrds)) {
@@ -182,7 +186,10 @@ export class Catalogue {
       at += packedLength(packed, at);
     }
     ords.forEach((ord, i) => {
-      if (ord >= 0) starts[i] = startOf.get(ord)!;
+      if (ord < 0) return;
+      const start = startOf.get(ord);
+      if (start === undefined) throw unreadable();
+      starts[i] = start;
     });
     return this.tails.batch(packed, starts, alloc);
   }
@@ -215,7 +222,8 @@ export class Catalogue {
   }
 
   private answer(ord: number, encoding: AnswerEncoding): Buffer {
-    const stored = this.byOrd[encoding].get(ord)!;
+    const stored = readFile(() => this.byOrd[encoding].get(ord));
+    if (stored === undefined) throw unreadable();
     return encoding === 'identity' ? unpackProduct(stored, this.tails) : stored;
   }
 
@@ -418,4 +426,22 @@ function listJson(
 ): Buffer {
   const pagination = `],"pagination":{"page":${page},"has_more":${total > page * PAGE_SIZE},"total":${total}}`;
   return items.results(ords, total === 0 ? `${pagination},"no_match":${JSON.stringify(noMatch())}}` : pagination + '}');
+}
+
+/** Said when the file fails a read or lacks a row its indexes name: changed under the server (a 503, never a 500). */
+const UNREADABLE = 'the catalogue file could not be read (it changed while being served); retry shortly';
+
+function unreadable(): ApiError {
+  return new ApiError('unavailable', UNREADABLE);
+}
+
+/** Runs a read of the file; SQLite finding it damaged, short or gone becomes unreadable(). */
+function readFile<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && /^SQLITE_(CORRUPT|IOERR|NOTADB|CANTOPEN)/.test(code)) throw unreadable();
+    throw err;
+  }
 }
