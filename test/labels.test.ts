@@ -379,7 +379,9 @@ test('property: parsing never throws and what it returns is well formed', () => 
 // A last word such as "Vit" or "Ext" keeps its full stop by design ("Alcohol Denat."), so none ends a name here.
 const plainName = fc
   .stringMatching(/^[A-Z][a-z]{2,9}( [A-Z][a-z]{2,9}){0,3}(-[1-9])?$/)
-  .filter((n) => !/\b(denat|ext|no|vit|var|ssp|subsp|spp|sp|st|co|inc|ltd)$/i.test(n));
+  .filter((n) => !/\b(denat|ext|no|vit|var|ssp|subsp|spp|sp|st|co|inc|ltd)$/i.test(n))
+  // A name that is a note word alone ("And", "Organic", "Nano") is a note on the entry by design.
+  .filter((n) => !/^(preservatives?|and|organic|nano|vegan|natural)$/i.test(n));
 const separator = fc.constantFrom(', ', ',', ',\n', '; ', ' , ');
 
 test('property: plain names come back in label order, and joined entries keep that order', () => {
