@@ -406,6 +406,8 @@ class Spelling {
   private readonly keys: string[] = [];
   private words: Set<string> | null = null;
   private readonly deletions = new Map<string, string | null>();
+  /** correct's answers for unknown words, emptied when the words change or it holds MAX_CORRECTED. */
+  private readonly corrected = new Map<string, string>();
 
   addWords(key: string): void {
     this.keys.push(key);
@@ -420,6 +422,7 @@ class Spelling {
     if (this.words !== null) return this.words;
     const words = new Set<string>();
     this.deletions.clear();
+    this.corrected.clear();
     for (const key of this.keys) {
       for (const w of key.split(/[^A-Z]+/)) {
         if (w.length < 6 || words.has(w)) continue;
@@ -444,10 +447,19 @@ class Spelling {
     return changed ? out : null;
   }
 
-  /** The one known word w is a misspelling of, or w. */
+  /** The one known word w is a misspelling of, or w (remembered: labels print the same words again and again). */
   private correct(w: string): string {
     const words = this.known();
     if (words.has(w)) return w;
+    let r = this.corrected.get(w);
+    if (r === undefined) {
+      if (this.corrected.size >= MAX_CORRECTED) this.corrected.clear();
+      this.corrected.set(w, (r = this.misspelt(w, words)));
+    }
+    return r;
+  }
+
+  private misspelt(w: string, words: Set<string>): string {
     const found = new Set<string>();
     const missing = this.deletions.get(w); // a letter missing from w
     if (missing) found.add(missing);
@@ -459,6 +471,9 @@ class Spelling {
     return found.size === 1 ? [...found][0] : w;
   }
 }
+
+/** At most this many corrections are remembered (a few MB). */
+const MAX_CORRECTED = 20_000;
 
 function deletionsOf(w: string): Set<string> {
   const out = new Set<string>();
@@ -539,22 +554,7 @@ export function forms(label: string): string[] {
   };
   const base = baseForm(label);
   add(base);
-  const us = renameSpecies(
-    base
-      .replace(/\s*\d+(\.\d+)?\s*%/g, '')
-      .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
-      .replace(/^extracts? of /i, ''),
-  )
-    .replace(/sulphate/gi, 'sulfate')
-    .replace(/aluminium/gi, 'aluminum')
-    .replace(/sulphur/gi, 'sulfur')
-    .replace(/colour/gi, 'color')
-    // A locant printed with a zero for the letter O ("3-0-Ethyl Ascorbic Acid").
-    .replace(/(?<=\d-)0(?=-[A-Za-z])/g, 'O')
-    // "Floral Extract" for the INCI "Flower Extract".
-    .replace(/\bfloral(?=\s+(?:extract|water|oil|wax)\b)/gi, 'Flower')
-    // A list's "and" left before the name ("and Porphyra Yezoensis (Seaweed) Extract").
-    .replace(/^(?:and|&)\s+/i, '');
+  const us = usForm(base);
   add(us);
   // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
   add(us.replace(STEREO, ''));
@@ -622,7 +622,11 @@ export function firstForm(label: string): string {
   return baseForm(label).replace(/\s+/g, ' ').trim();
 }
 
+/** Any of SPECIES_RENAMES (none stateful): when none matches, renaming changes nothing. */
+const RENAMEABLE = new RegExp(SPECIES_RENAMES.map(([from]) => from.source).join('|'), 'i');
+
 function renameSpecies(s: string): string {
+  if (!RENAMEABLE.test(s)) return s;
   let out = s;
   for (const [from, to] of SPECIES_RENAMES) out = out.replace(from, to);
   return out;
@@ -635,4 +639,33 @@ function balanced(s: string): boolean {
     else if (c === ')' || c === ']') d--;
   }
   return d === 0;
+}
+
+/** What usForm's replaces need printed: when a text prints none of them, they change nothing. */
+const UNPRINTED = /%|\d-\d\d-\d|^extracts? of /i;
+const UNSPELT = /sulph|aluminium|colour|\d-0-[A-Za-z]|floral|^(?:and|&)\s/i;
+
+/** The base form without percentages, CAS numbers or "extract of", species renamed, in US spelling. */
+function usForm(base: string): string {
+  const printed = UNPRINTED.test(base)
+    ? base
+        .replace(/\s*\d+(\.\d+)?\s*%/g, '')
+        .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
+        .replace(/^extracts? of /i, '')
+    : base;
+  const renamed = renameSpecies(printed);
+  if (!UNSPELT.test(renamed)) return renamed;
+  return (
+    renamed
+      .replace(/sulphate/gi, 'sulfate')
+      .replace(/aluminium/gi, 'aluminum')
+      .replace(/sulphur/gi, 'sulfur')
+      .replace(/colour/gi, 'color')
+      // A locant printed with a zero for the letter O ("3-0-Ethyl Ascorbic Acid").
+      .replace(/(?<=\d-)0(?=-[A-Za-z])/g, 'O')
+      // "Floral Extract" for the INCI "Flower Extract".
+      .replace(/\bfloral(?=\s+(?:extract|water|oil|wax)\b)/gi, 'Flower')
+      // A list's "and" left before the name ("and Porphyra Yezoensis (Seaweed) Extract").
+      .replace(/^(?:and|&)\s+/i, '')
+  );
 }
