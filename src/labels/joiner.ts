@@ -84,6 +84,8 @@ export class JoinIndex<T> {
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
   private botanyWords: Botany | null = null;
+  /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
+  private keysSorted: string[] | null = null;
   private names: Map<T, string> | null = null;
 
   /**
@@ -93,8 +95,31 @@ export class JoinIndex<T> {
    */
   prepare(): void {
     this.spelling.prepare();
+    this.sortedKeys();
     this.botany();
     this.nameTable();
+  }
+
+  /** True when a compact key of a name, alias or synonym begins with this text (a word of an exact key). */
+  mayBegin(word: string): boolean {
+    const s = this.sortedKeys();
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < s.length && s[lo].startsWith(word);
+  }
+
+  private sortedKeys(): string[] {
+    if (this.keysSorted === null) {
+      const keys = new Set([...this.compact.keys(), ...this.aliases.keys(), ...this.synonyms.keys()]);
+      for (const k of this.exact.keys()) keys.add(compactOfExact(k));
+      this.keysSorted = [...keys].sort();
+    }
+    return this.keysSorted;
   }
 
   /** Genus and epithet words of the names (src/labels/precision.ts), made on first use. */
@@ -119,6 +144,7 @@ export class JoinIndex<T> {
   /** A canonical name; the first target given a key keeps it. */
   addName(name: string, target: T): void {
     const e = exactKey(name);
+    this.keysSorted = null;
     if (!this.exact.has(e)) this.exact.set(e, target);
     this.spelling.addWords(e);
     const c = compactKey(name);
@@ -127,6 +153,7 @@ export class JoinIndex<T> {
 
   /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
   restore(kind: LabelKeyKind, key: string, target: T): void {
+    if (kind !== 'spelling') this.keysSorted = null;
     if (kind === 'exact') {
       this.exact.set(key, target);
       this.spelling.addWords(key);
@@ -154,12 +181,14 @@ export class JoinIndex<T> {
   /** An alias; the first target given a key keeps it. */
   addAlias(text: string, target: T): void {
     const c = compactKey(text);
+    this.keysSorted = null;
     if (c !== '' && !this.aliases.has(c)) this.aliases.set(c, target);
   }
 
   /** A synonym; ignored when it is a name or alias, dropped when two targets claim it. */
   addSynonym(text: string, target: T): void {
     const c = compactKey(text);
+    this.keysSorted = null;
     if (c === '' || this.compact.has(c) || this.aliases.has(c)) return;
     const prev = this.synonyms.get(c);
     if (prev === undefined) this.synonyms.set(c, target);
@@ -198,9 +227,13 @@ export class LabelJoiner<T> {
     if (label.length > MAX_TOLERANT_LENGTH) return null;
     // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
     if (this.nameAfterGloss(label)) return null;
+    const base = baseForm(label);
+    const us = usForm(base);
+    // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
+    const byForm = this.mayJoinByForm(base, us);
     // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
     const unqualified = first.replace(QUALIFIERS, '');
-    if (unqualified !== first && unqualified !== '') {
+    if (byForm && unqualified !== first && unqualified !== '') {
       const q = this.lookup(unqualified, false);
       if (q !== null && (q.how !== 'synonym' || this.same(unqualified, q))) return q;
     }
@@ -210,7 +243,7 @@ export class LabelJoiner<T> {
     // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
     const cas = this.casNumber(label);
     if (cas !== null) return cas;
-    const all = forms(label);
+    const all = byForm ? formsOf(base, us) : [];
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;
       const found = this.lookup(all[i], i === 0);
@@ -219,6 +252,21 @@ export class LabelJoiner<T> {
     return (
       this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label) ?? this.respeciated(label)
     );
+  }
+
+  /**
+   * False when no form of the label (forms) can join and none respells (respelled): each
+   * form is the base or US form with whole words dropped or split off, so its first word
+   * (the start of its compact key) is a word of one of them, and its misspelt words too.
+   */
+  private mayJoinByForm(base: string, us: string): boolean {
+    if (colourIndexes(us).length > 0) return true;
+    for (const text of base === us ? [base] : [base, us]) {
+      const key = exactKey(text);
+      for (const w of key.split(/[^A-Z0-9]+/)) if (w !== '' && this.index.mayBegin(w)) return true;
+      if (this.index.respell(key) !== null) return true;
+    }
+    return false;
   }
 
   /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
@@ -547,14 +595,18 @@ export function casNumbers(text: string): string[] {
 
 /** The forms of a printed name tried in turn. */
 export function forms(label: string): string[] {
+  const base = baseForm(label);
+  return formsOf(base, usForm(base));
+}
+
+/** forms of a label given its base form and that form's usForm. */
+function formsOf(base: string, us: string): string[] {
   const out: string[] = [];
   const add = (s: string) => {
     const t = s.replace(/\s+/g, ' ').trim();
     if (t !== '' && !out.includes(t)) out.push(t);
   };
-  const base = baseForm(label);
   add(base);
-  const us = usForm(base);
   add(us);
   // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
   add(us.replace(STEREO, ''));
