@@ -352,7 +352,7 @@ export class LabelJoiner<T> {
    * deciding when it prints one ("Titanium Dioxide (CI 77891)"); `colourAlone`: a colour
    * printed with its index ("Iron Oxides CI 77499") is a part too.
    */
-  private strict(text: string, colourAlone: boolean): Join<T> | null {
+  protected strict(text: string, colourAlone: boolean): Join<T> | null {
     const hit = this.named(text);
     const ci = balanced(text) ? this.colourIndex(text) : null;
     if (ci === null) return hit;
