@@ -214,7 +214,8 @@ export class LabelJoiner<T> {
   join(label: string): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
     // The printed form first: most names join as printed, and the other forms cost more to make.
-    const first = firstForm(label);
+    const base = baseForm(label);
+    const first = base.replace(/\s+/g, ' ').trim(); // firstForm(label)
     const firstKey = exactKey(first);
     const spelt = first === '' ? undefined : this.index.spellings.get(firstKey);
     if (spelt !== undefined) return { target: spelt, how: 'alias' };
@@ -227,10 +228,9 @@ export class LabelJoiner<T> {
     if (label.length > MAX_TOLERANT_LENGTH) return null;
     // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
     if (this.nameAfterGloss(label)) return null;
-    const base = baseForm(label);
     const us = usForm(base);
     // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
-    const byForm = this.mayJoinByForm(base, us);
+    const byForm = this.mayJoinByForm(firstKey, base === us ? null : exactKey(us), us);
     // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
     const unqualified = first.replace(QUALIFIERS, '');
     if (byForm && unqualified !== first && unqualified !== '') {
@@ -259,10 +259,10 @@ export class LabelJoiner<T> {
    * form is the base or US form with whole words dropped or split off, so its first word
    * (the start of its compact key) is a word of one of them, and its misspelt words too.
    */
-  private mayJoinByForm(base: string, us: string): boolean {
+  private mayJoinByForm(baseKey: string, usKey: string | null, us: string): boolean {
     if (colourIndexes(us).length > 0) return true;
-    for (const text of base === us ? [base] : [base, us]) {
-      const key = exactKey(text);
+    // The base form's key is firstKey: its words and misspelt words are the base form's.
+    for (const key of usKey === null ? [baseKey] : [baseKey, usKey]) {
       for (const w of key.split(/[^A-Z0-9]+/)) if (w !== '' && this.index.mayBegin(w)) return true;
       if (this.index.respell(key) !== null) return true;
     }
@@ -336,6 +336,7 @@ export class LabelJoiner<T> {
   /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
   private nameAfterGloss(label: string): boolean {
     if (/^\s*[[(]/.test(label)) return false; // "(Mel) Honey": a gloss first, then the name
+    if (!label.includes(')') && !label.includes(']')) return false;
     for (const m of label.matchAll(/[)\]]\s+(?=[A-Za-z0-9])/g)) {
       const at = m.index + 1;
       const b = label.slice(at).trim();
