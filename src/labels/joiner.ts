@@ -85,7 +85,7 @@ export class JoinIndex<T> {
   private readonly spelling = new Spelling();
   private botanyWords: Botany | null = null;
   /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
-  private keysSorted: string[] | null = null;
+  private keysSorted: { keys: string[]; reversed: string[] } | null = null;
   private names: Map<T, string> | null = null;
 
   /**
@@ -102,22 +102,19 @@ export class JoinIndex<T> {
 
   /** True when a compact key of a name, alias or synonym begins with this text (a word of an exact key). */
   mayBegin(word: string): boolean {
-    const s = this.sortedKeys();
-    let lo = 0;
-    let hi = s.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid] < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < s.length && s[lo].startsWith(word);
+    return startsSome(this.sortedKeys().keys, word);
   }
 
-  private sortedKeys(): string[] {
+  /** True when a compact key of a name, alias or synonym ends with this text (a word of an exact key). */
+  mayEnd(word: string): boolean {
+    return startsSome(this.sortedKeys().reversed, reverse(word));
+  }
+
+  private sortedKeys(): { keys: string[]; reversed: string[] } {
     if (this.keysSorted === null) {
       const keys = new Set([...this.compact.keys(), ...this.aliases.keys(), ...this.synonyms.keys()]);
       for (const k of this.exact.keys()) keys.add(compactOfExact(k));
-      this.keysSorted = [...keys].sort();
+      this.keysSorted = { keys: [...keys].sort(), reversed: [...keys].map(reverse).sort() };
     }
     return this.keysSorted;
   }
@@ -257,16 +254,17 @@ export class LabelJoiner<T> {
   /**
    * False when no form of the label (forms) can join and none respells (respelled): each
    * form is the base or US form with whole words dropped or split off, so its first word
-   * (the start of its compact key) is a word of one of them, and its misspelt words too.
+   * (the start of its compact key) is a word of one of them, and its misspelt words too;
+   * the US form has the base form's brackets and slashes.
    */
   private mayJoinByForm(baseKey: string, usKey: string | null, us: string): boolean {
     if (colourIndexes(us).length > 0) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
-    for (const key of usKey === null ? [baseKey] : [baseKey, usKey]) {
-      for (const w of key.split(/[^A-Z0-9]+/)) if (w !== '' && this.index.mayBegin(w)) return true;
-      if (this.index.respell(key) !== null) return true;
-    }
-    return false;
+    const keys = usKey === null ? [baseKey] : [baseKey, usKey];
+    if (keys.some((k) => this.index.respell(k) !== null)) return true;
+    if (!keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)))) return false;
+    // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
+    return GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k)));
   }
 
   /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
@@ -529,6 +527,33 @@ function deletionsOf(w: string): Set<string> {
   for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
   return out;
 }
+
+/** True when one of the sorted texts begins with this one. */
+function startsSome(sorted: readonly string[], start: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo].startsWith(start);
+}
+
+/** The compact keys are A-Z and 0-9 only: reversed code unit by code unit. */
+function reverse(s: string): string {
+  let out = '';
+  for (let i = s.length - 1; i >= 0; i--) out += s[i];
+  return out;
+}
+
+/** The last word (A-Z, 0-9) of an exact key, or ''. */
+function lastWord(key: string): string {
+  return /[A-Z0-9]*$/.exec(key.replace(/[^A-Z0-9]+$/, ''))![0];
+}
+
+/** Brackets or slashes: forms are made of their parts too. */
+const GROUPED = /[()[\]/\\]/;
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */
 function compactOfExact(key: string): string {
