@@ -261,10 +261,10 @@ export class LabelJoiner<T> {
     if (colourIndexes(us).length > 0) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
     const keys = usKey === null ? [baseKey] : [baseKey, usKey];
-    if (keys.some((k) => this.index.respell(k) !== null)) return true;
-    if (!keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)))) return false;
+    const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
     // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
-    return GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k)));
+    if (begins && (GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k))))) return true;
+    return keys.some((k) => this.index.respell(k) !== null);
   }
 
   /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
@@ -549,8 +549,13 @@ function reverse(s: string): string {
 
 /** The last word (A-Z, 0-9) of an exact key, or ''. */
 function lastWord(key: string): string {
-  return /[A-Z0-9]*$/.exec(key.replace(/[^A-Z0-9]+$/, ''))![0];
+  let end = key.length;
+  while (end > 0 && !WORD_CHAR.test(key[end - 1])) end--;
+  let start = end;
+  while (start > 0 && WORD_CHAR.test(key[start - 1])) start--;
+  return key.slice(start, end);
 }
+const WORD_CHAR = /^[A-Z0-9]$/;
 
 /** Brackets or slashes: forms are made of their parts too. */
 const GROUPED = /[()[\]/\\]/;
