@@ -26,12 +26,13 @@ const CAS_NUMBER = /"cas_number":"([^"]*)"/;
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 /**
- * The catalogue's joiner remembering each name's join and split for one analysis: a name
- * printed in many sections (shade ranges, kits) is looked up once (joins are pure).
+ * The catalogue's joiner remembering each name's join, split and split part for one
+ * analysis: a name printed in many sections (shade ranges, kits) is looked up once (joins are pure).
  */
 class RememberingJoiner extends LabelJoiner<number> {
   private readonly joins = new Map<string, Join<number> | null>();
   private readonly splits = new Map<string, [SplitPart<number>, SplitPart<number>] | null>();
+  private readonly parts = new Map<string, Join<number> | null>();
 
   override join(label: string): Join<number> | null {
     let j = this.joins.get(label);
@@ -44,6 +45,14 @@ class RememberingJoiner extends LabelJoiner<number> {
     let parts = this.splits.get(key);
     if (parts === undefined) this.splits.set(key, (parts = super.split(label, atSpaces)));
     return parts;
+  }
+
+  /** A part of a split, remembered: the splits of names sharing their first words try the same parts. */
+  protected override strict(text: string, colourAlone: boolean): Join<number> | null {
+    const key = `${colourAlone ? 1 : 0}${text}`;
+    let j = this.parts.get(key);
+    if (j === undefined) this.parts.set(key, (j = super.strict(text, colourAlone)));
+    return j;
   }
 }
 

@@ -84,6 +84,8 @@ export class JoinIndex<T> {
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
   private botanyWords: Botany | null = null;
+  /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
+  private keysSorted: { keys: string[]; reversed: string[] } | null = null;
   private names: Map<T, string> | null = null;
 
   /**
@@ -93,8 +95,28 @@ export class JoinIndex<T> {
    */
   prepare(): void {
     this.spelling.prepare();
+    this.sortedKeys();
     this.botany();
     this.nameTable();
+  }
+
+  /** True when a compact key of a name, alias or synonym begins with this text (a word of an exact key). */
+  mayBegin(word: string): boolean {
+    return startsSome(this.sortedKeys().keys, word);
+  }
+
+  /** True when a compact key of a name, alias or synonym ends with this text (a word of an exact key). */
+  mayEnd(word: string): boolean {
+    return startsSome(this.sortedKeys().reversed, reverse(word));
+  }
+
+  private sortedKeys(): { keys: string[]; reversed: string[] } {
+    if (this.keysSorted === null) {
+      const keys = new Set([...this.compact.keys(), ...this.aliases.keys(), ...this.synonyms.keys()]);
+      for (const k of this.exact.keys()) keys.add(compactOfExact(k));
+      this.keysSorted = { keys: [...keys].sort(), reversed: [...keys].map(reverse).sort() };
+    }
+    return this.keysSorted;
   }
 
   /** Genus and epithet words of the names (src/labels/precision.ts), made on first use. */
@@ -119,6 +141,7 @@ export class JoinIndex<T> {
   /** A canonical name; the first target given a key keeps it. */
   addName(name: string, target: T): void {
     const e = exactKey(name);
+    this.keysSorted = null;
     if (!this.exact.has(e)) this.exact.set(e, target);
     this.spelling.addWords(e);
     const c = compactKey(name);
@@ -127,6 +150,7 @@ export class JoinIndex<T> {
 
   /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
   restore(kind: LabelKeyKind, key: string, target: T): void {
+    if (kind !== 'spelling') this.keysSorted = null;
     if (kind === 'exact') {
       this.exact.set(key, target);
       this.spelling.addWords(key);
@@ -154,12 +178,14 @@ export class JoinIndex<T> {
   /** An alias; the first target given a key keeps it. */
   addAlias(text: string, target: T): void {
     const c = compactKey(text);
+    this.keysSorted = null;
     if (c !== '' && !this.aliases.has(c)) this.aliases.set(c, target);
   }
 
   /** A synonym; ignored when it is a name or alias, dropped when two targets claim it. */
   addSynonym(text: string, target: T): void {
     const c = compactKey(text);
+    this.keysSorted = null;
     if (c === '' || this.compact.has(c) || this.aliases.has(c)) return;
     const prev = this.synonyms.get(c);
     if (prev === undefined) this.synonyms.set(c, target);
@@ -185,7 +211,8 @@ export class LabelJoiner<T> {
   join(label: string): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
     // The printed form first: most names join as printed, and the other forms cost more to make.
-    const first = firstForm(label);
+    const base = baseForm(label);
+    const first = base.replace(/\s+/g, ' ').trim(); // firstForm(label)
     const firstKey = exactKey(first);
     const spelt = first === '' ? undefined : this.index.spellings.get(firstKey);
     if (spelt !== undefined) return { target: spelt, how: 'alias' };
@@ -198,9 +225,12 @@ export class LabelJoiner<T> {
     if (label.length > MAX_TOLERANT_LENGTH) return null;
     // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
     if (this.nameAfterGloss(label)) return null;
+    const us = usForm(base);
+    // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
+    const byForm = this.mayJoinByForm(firstKey, base === us ? null : exactKey(us), us);
     // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
     const unqualified = first.replace(QUALIFIERS, '');
-    if (unqualified !== first && unqualified !== '') {
+    if (byForm && unqualified !== first && unqualified !== '') {
       const q = this.lookup(unqualified, false);
       if (q !== null && (q.how !== 'synonym' || this.same(unqualified, q))) return q;
     }
@@ -210,7 +240,7 @@ export class LabelJoiner<T> {
     // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
     const cas = this.casNumber(label);
     if (cas !== null) return cas;
-    const all = forms(label);
+    const all = byForm ? formsOf(base, us) : [];
     for (let i = 0; i < all.length; i++) {
       if (i === 0 && all[0] === first) continue;
       const found = this.lookup(all[i], i === 0);
@@ -219,6 +249,22 @@ export class LabelJoiner<T> {
     return (
       this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label) ?? this.respeciated(label)
     );
+  }
+
+  /**
+   * False when no form of the label (forms) can join and none respells (respelled): each
+   * form is the base or US form with whole words dropped or split off, so its first word
+   * (the start of its compact key) is a word of one of them, and its misspelt words too;
+   * the US form has the base form's brackets and slashes.
+   */
+  private mayJoinByForm(baseKey: string, usKey: string | null, us: string): boolean {
+    if (colourIndexes(us).length > 0) return true;
+    // The base form's key is firstKey: its words and misspelt words are the base form's.
+    const keys = usKey === null ? [baseKey] : [baseKey, usKey];
+    const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
+    // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
+    if (begins && (GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k))))) return true;
+    return keys.some((k) => this.index.respell(k) !== null);
   }
 
   /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
@@ -288,6 +334,7 @@ export class LabelJoiner<T> {
   /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
   private nameAfterGloss(label: string): boolean {
     if (/^\s*[[(]/.test(label)) return false; // "(Mel) Honey": a gloss first, then the name
+    if (!label.includes(')') && !label.includes(']')) return false;
     for (const m of label.matchAll(/[)\]]\s+(?=[A-Za-z0-9])/g)) {
       const at = m.index + 1;
       const b = label.slice(at).trim();
@@ -304,7 +351,7 @@ export class LabelJoiner<T> {
    * deciding when it prints one ("Titanium Dioxide (CI 77891)"); `colourAlone`: a colour
    * printed with its index ("Iron Oxides CI 77499") is a part too.
    */
-  private strict(text: string, colourAlone: boolean): Join<T> | null {
+  protected strict(text: string, colourAlone: boolean): Join<T> | null {
     const hit = this.named(text);
     const ci = balanced(text) ? this.colourIndex(text) : null;
     if (ci === null) return hit;
@@ -406,6 +453,8 @@ class Spelling {
   private readonly keys: string[] = [];
   private words: Set<string> | null = null;
   private readonly deletions = new Map<string, string | null>();
+  /** correct's answers for unknown words, emptied when the words change or it holds MAX_CORRECTED. */
+  private readonly corrected = new Map<string, string>();
 
   addWords(key: string): void {
     this.keys.push(key);
@@ -420,6 +469,7 @@ class Spelling {
     if (this.words !== null) return this.words;
     const words = new Set<string>();
     this.deletions.clear();
+    this.corrected.clear();
     for (const key of this.keys) {
       for (const w of key.split(/[^A-Z]+/)) {
         if (w.length < 6 || words.has(w)) continue;
@@ -444,10 +494,19 @@ class Spelling {
     return changed ? out : null;
   }
 
-  /** The one known word w is a misspelling of, or w. */
+  /** The one known word w is a misspelling of, or w (remembered: labels print the same words again and again). */
   private correct(w: string): string {
     const words = this.known();
     if (words.has(w)) return w;
+    let r = this.corrected.get(w);
+    if (r === undefined) {
+      if (this.corrected.size >= MAX_CORRECTED) this.corrected.clear();
+      this.corrected.set(w, (r = this.misspelt(w, words)));
+    }
+    return r;
+  }
+
+  private misspelt(w: string, words: Set<string>): string {
     const found = new Set<string>();
     const missing = this.deletions.get(w); // a letter missing from w
     if (missing) found.add(missing);
@@ -460,11 +519,46 @@ class Spelling {
   }
 }
 
+/** At most this many corrections are remembered (a few MB). */
+const MAX_CORRECTED = 20_000;
+
 function deletionsOf(w: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
   return out;
 }
+
+/** True when one of the sorted texts begins with this one. */
+function startsSome(sorted: readonly string[], start: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo].startsWith(start);
+}
+
+/** The compact keys are A-Z and 0-9 only: reversed code unit by code unit. */
+function reverse(s: string): string {
+  let out = '';
+  for (let i = s.length - 1; i >= 0; i--) out += s[i];
+  return out;
+}
+
+/** The last word (A-Z, 0-9) of an exact key, or ''. */
+function lastWord(key: string): string {
+  let end = key.length;
+  while (end > 0 && !WORD_CHAR.test(key[end - 1])) end--;
+  let start = end;
+  while (start > 0 && WORD_CHAR.test(key[start - 1])) start--;
+  return key.slice(start, end);
+}
+const WORD_CHAR = /^[A-Z0-9]$/;
+
+/** Brackets or slashes: forms are made of their parts too. */
+const GROUPED = /[()[\]/\\]/;
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */
 function compactOfExact(key: string): string {
@@ -532,29 +626,18 @@ export function casNumbers(text: string): string[] {
 
 /** The forms of a printed name tried in turn. */
 export function forms(label: string): string[] {
+  const base = baseForm(label);
+  return formsOf(base, usForm(base));
+}
+
+/** forms of a label given its base form and that form's usForm. */
+function formsOf(base: string, us: string): string[] {
   const out: string[] = [];
   const add = (s: string) => {
     const t = s.replace(/\s+/g, ' ').trim();
     if (t !== '' && !out.includes(t)) out.push(t);
   };
-  const base = baseForm(label);
   add(base);
-  const us = renameSpecies(
-    base
-      .replace(/\s*\d+(\.\d+)?\s*%/g, '')
-      .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
-      .replace(/^extracts? of /i, ''),
-  )
-    .replace(/sulphate/gi, 'sulfate')
-    .replace(/aluminium/gi, 'aluminum')
-    .replace(/sulphur/gi, 'sulfur')
-    .replace(/colour/gi, 'color')
-    // A locant printed with a zero for the letter O ("3-0-Ethyl Ascorbic Acid").
-    .replace(/(?<=\d-)0(?=-[A-Za-z])/g, 'O')
-    // "Floral Extract" for the INCI "Flower Extract".
-    .replace(/\bfloral(?=\s+(?:extract|water|oil|wax)\b)/gi, 'Flower')
-    // A list's "and" left before the name ("and Porphyra Yezoensis (Seaweed) Extract").
-    .replace(/^(?:and|&)\s+/i, '');
   add(us);
   // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
   add(us.replace(STEREO, ''));
@@ -622,7 +705,11 @@ export function firstForm(label: string): string {
   return baseForm(label).replace(/\s+/g, ' ').trim();
 }
 
+/** Any of SPECIES_RENAMES (none stateful): when none matches, renaming changes nothing. */
+const RENAMEABLE = new RegExp(SPECIES_RENAMES.map(([from]) => from.source).join('|'), 'i');
+
 function renameSpecies(s: string): string {
+  if (!RENAMEABLE.test(s)) return s;
   let out = s;
   for (const [from, to] of SPECIES_RENAMES) out = out.replace(from, to);
   return out;
@@ -635,4 +722,33 @@ function balanced(s: string): boolean {
     else if (c === ')' || c === ']') d--;
   }
   return d === 0;
+}
+
+/** What usForm's replaces need printed: when a text prints none of them, they change nothing. */
+const UNPRINTED = /%|\d-\d\d-\d|^extracts? of /i;
+const UNSPELT = /sulph|aluminium|colour|\d-0-[A-Za-z]|floral|^(?:and|&)\s/i;
+
+/** The base form without percentages, CAS numbers or "extract of", species renamed, in US spelling. */
+function usForm(base: string): string {
+  const printed = UNPRINTED.test(base)
+    ? base
+        .replace(/\s*\d+(\.\d+)?\s*%/g, '')
+        .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
+        .replace(/^extracts? of /i, '')
+    : base;
+  const renamed = renameSpecies(printed);
+  if (!UNSPELT.test(renamed)) return renamed;
+  return (
+    renamed
+      .replace(/sulphate/gi, 'sulfate')
+      .replace(/aluminium/gi, 'aluminum')
+      .replace(/sulphur/gi, 'sulfur')
+      .replace(/colour/gi, 'color')
+      // A locant printed with a zero for the letter O ("3-0-Ethyl Ascorbic Acid").
+      .replace(/(?<=\d-)0(?=-[A-Za-z])/g, 'O')
+      // "Floral Extract" for the INCI "Flower Extract".
+      .replace(/\bfloral(?=\s+(?:extract|water|oil|wax)\b)/gi, 'Flower')
+      // A list's "and" left before the name ("and Porphyra Yezoensis (Seaweed) Extract").
+      .replace(/^(?:and|&)\s+/i, '')
+  );
 }
