@@ -8,6 +8,7 @@ import { LAST_PAGE } from '../src/shared/paging';
 import { PRODUCT_CATEGORIES } from '../src/source/records';
 import { FREE_PARAM } from '../src/http/no-match';
 import { entryTails, unpackProduct } from '../src/catalogue/format';
+import { mulberry32 } from '../src/synth/prng';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -39,7 +40,7 @@ const FREE = Object.values(FREE_PARAM);
 export function buildWorkload(file: string, seed: number): Workload {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const rnd = rng(seed);
+    const rnd = mulberry32(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
     const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
     const times = (n: number, f: () => BenchRequest) => Array.from({ length: n }, f);
@@ -192,16 +193,4 @@ export function buildWorkload(file: string, seed: number): Workload {
   } finally {
     db.close();
   }
-}
-
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,6 +1,19 @@
 // Deterministic pseudo-random numbers for the synthetic catalogue (sfc32 seeded by a
-// string hash). Guarantees: the same seed and stream name always yield the same
-// sequence on every platform; different stream names give independent sequences.
+// string hash), and mulberry32 for the bench's request mixes and the raw-socket fuzzer.
+// Guarantees: the same seed (and stream name) always yield the same sequence on every
+// platform; different stream names give independent sequences.
+
+/** mulberry32: a small generator seeded by a number, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 export class Rng {
   private a: number;

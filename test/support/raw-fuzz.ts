@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { METHODS } from 'node:http';
 import { BUILT_AT, productId } from './fixture';
 import { buildVariant, opsDir, serveProcess } from './serve-process';
+import { mulberry32 } from '../../src/synth/prng';
 
 const REQUESTS = Number(process.argv[2] ?? 250_000);
 const SEED = Number(process.argv[3] ?? 20261125);
@@ -25,18 +26,6 @@ const ANSWER_TIMEOUT_MS = 40_000;
 /** RAW_FUZZ_TRACE=FILE writes one line per request (index, status, request line, body size), to compare two builds. */
 const TRACE = process.env.RAW_FUZZ_TRACE;
 const trace: string[] = [];
-
-/** mulberry32: a small seeded generator, so a run can be repeated. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PATHS = [
   '/health',
@@ -196,7 +185,7 @@ async function main(): Promise<void> {
   await (await fetch(`${s.url}/health`)).text();
   await new Promise((r) => setTimeout(r, 200));
   const before = openSockets(pid);
-  const rand = prng(SEED);
+  const rand = mulberry32(SEED);
   const statuses = new Map<string, number>();
   const errors = new Map<string, number>();
   let unshaped = 0;
