@@ -20,9 +20,9 @@ const SLICE_MS = 2;
 /** Entries joined and rendered between two checks of the clock. */
 const STEP = 128;
 
-/** A record ends with its category (format.ts renderIngredient). */
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
 const CAS_NUMBER = /"cas_number":"([^"]*)"/;
+/** A record ends with its category (format.ts renderIngredient). */
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 /**

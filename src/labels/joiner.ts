@@ -7,8 +7,10 @@
 // or name inside parentheses; each part of "A/B/C"); last, the printed name without an
 // inline common name, or the Latin name in brackets with the part after it. A join other
 // than by the printed form stands only when the record names the same thing (precision.ts).
+// The other forms are made only when one could join (a word of the name begins a key, and
+// without brackets or slashes its last word ends one; a colour index; a misspelt word).
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
-// table, tolerant match; colour index, split); the same rules serve the sample pipeline
+// table, tolerant match; colour index, CAS number, split); the same rules serve the sample pipeline
 // (targets are CosIng INCI names), the importer and the served catalogue (targets are
 // ingredient ords, src/catalogue/).
 import { Type, type Static } from '@sinclair/typebox';
