@@ -7,7 +7,7 @@ import { words } from '../src/shared/text';
 import { LAST_PAGE } from '../src/shared/paging';
 import { PRODUCT_CATEGORIES } from '../src/source/records';
 import { FREE_PARAM } from '../src/http/no-match';
-import { entryTails, unpackProduct } from '../src/catalogue/format';
+import { EntryTails } from '../src/catalogue/format';
 import { mulberry32 } from '../src/synth/prng';
 
 export interface BenchRequest {
@@ -82,15 +82,15 @@ export function buildWorkload(file: string, seed: number): Workload {
     if (productIds.length === 0 || ingredientIds.length === 0)
       throw new Error(`${file} has no products or no ingredients`);
 
-    const records = entryTails(
+    const records = new EntryTails(
       (db.prepare('SELECT record FROM ingredients ORDER BY ord').pluck().all() as string[]).map((r) => Buffer.from(r)),
     );
     const packed = db.prepare('SELECT packed FROM products WHERE id = ?').pluck();
-    const answers = productIds.map((id) => unpackProduct(packed.get(id) as Buffer, records));
+    const answers = productIds.map((id) => records.product(packed.get(id) as Buffer));
     const productBytes = answers.reduce((n, a) => n + a.length, 0) / answers.length;
     // Label texts of 40 entries, printed as labels print them, from the catalogue's own label names.
     const labelNames = (db.prepare('SELECT packed FROM products ORDER BY ord LIMIT 2000').pluck().all() as Buffer[])
-      .map((p) => unpackProduct(p, records))
+      .map((p) => records.product(p))
       .flatMap((b) =>
         (JSON.parse(b.toString()) as { ingredients: { label_name: string }[] }).ingredients.map((e) => e.label_name),
       );

@@ -9,9 +9,7 @@ import Database from 'better-sqlite3';
 import { buildCatalogue } from '../src/builder';
 import { gunzipSync } from 'node:zlib';
 import {
-  entryTails,
-  unpackArray,
-  unpackProduct,
+  EntryTails,
   decodePostings,
   FORMAT,
   SCHEMA_VERSION,
@@ -122,12 +120,12 @@ test('a valid source builds a catalogue whose meta, counts and built_at are reco
 test('products are stored in line order with lower-case ids, brand keys, flags and the full rendered answer', async () => {
   const db = await builtSample();
   const recs = records(db);
-  const recordBytes = entryTails(recs.map((r) => Buffer.from(r)));
+  const recordBytes = new EntryTails(recs.map((r) => Buffer.from(r)));
   const rows = (
     db
       .prepare('SELECT ord, id, brand_key, category, origin, flags, summary, packed FROM products ORDER BY ord')
       .all() as ProductRow[]
-  ).map((r) => ({ ...r, payload: unpackProduct(r.packed, recordBytes) }));
+  ).map((r) => ({ ...r, payload: recordBytes.product(r.packed) }));
   assert.deepEqual(
     rows.map((r) => [r.ord, r.id, r.brand_key, r.category, r.origin, r.flags]),
     [
@@ -168,13 +166,13 @@ test('products are stored in line order with lower-case ids, brand keys, flags a
     others.map((p) => p.ingredients.length),
     PRODUCTS.slice(1).map((p) => p.ingredients.length),
   );
-  assert.deepEqual(JSON.parse(unpackArray([rows[1].packed, null, rows[0].packed], recordBytes).toString()), [
+  assert.deepEqual(JSON.parse(batchOf([rows[1].packed, null, rows[0].packed], recordBytes).toString()), [
     others[0],
     null,
     full,
   ]);
-  assert.equal(unpackArray([], recordBytes).toString(), '[]');
-  assert.equal(unpackArray([null], recordBytes).toString(), '[null]');
+  assert.equal(batchOf([], recordBytes).toString(), '[]');
+  assert.equal(batchOf([null], recordBytes).toString(), '[null]');
   const encodings = db.prepare('SELECT ord, gzip FROM product_encodings ORDER BY ord').all() as Array<{
     ord: number;
     gzip: Buffer;
@@ -310,3 +308,10 @@ test('a successful build replaces an existing catalogue file and leaves no tempo
   db.close();
   assert.deepEqual(fs.readdirSync(path.dirname(out)), ['c.db']);
 });
+
+/** A JSON array of separately read packed answers (null where one is null), as a batch is made. */
+function batchOf(packed: ReadonlyArray<Buffer | null>, tails: EntryTails): Buffer {
+  let at = 0;
+  const starts = packed.map((p) => (p === null ? -1 : (at += p.length) - p.length));
+  return tails.batch(Buffer.concat(packed.filter((p) => p !== null)), starts);
+}

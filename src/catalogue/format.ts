@@ -47,7 +47,7 @@ export const TERMS_INGREDIENT_OTHER = 2;
  * `ord` is the 0-based line order in the source file: catalogue order for products.
  * products.packed: the product's answer (2.3) as UTF-8 JSON with each entry's ingredient
  * record cut out, and where each goes (packProduct): serving copies the ingredient records,
- * held once in memory, back in (unpackProduct), so the file holds each record once.
+ * held once in memory, back in (EntryTails), so the file holds each record once.
  * product_encodings: the same answer gzip-compressed at build time, for clients that accept
  * it; nothing is compressed per request.
  * label_keys: the label join index, one row per kind (index in LABEL_KEY_KINDS) whose
@@ -394,30 +394,6 @@ export class EntryTails {
     a[to++] = 0x7d; // }
     return to;
   }
-}
-
-/** The records as the ends of product entries (read model and build: one per catalogue). */
-export function entryTails(records: readonly Buffer[]): EntryTails {
-  return new EntryTails(records);
-}
-
-/** The answer a packed product stands for: one exact allocation. */
-export function unpackProduct(packed: Buffer, t: EntryTails): Buffer {
-  return t.product(packed);
-}
-
-/**
- * A JSON array of packed answers, `null` where one is null, in one buffer from `alloc` (at
- * least the size asked; a new exact one by default); the answer is its first bytes.
- */
-export function unpackArray(
-  packed: ReadonlyArray<Buffer | null>,
-  t: EntryTails,
-  alloc?: (size: number) => Buffer,
-): Buffer {
-  let at = 0;
-  const starts = packed.map((p) => (p === null ? -1 : (at += p.length) - p.length));
-  return t.batch(Buffer.concat(packed.filter((p) => p !== null)), starts, alloc);
 }
 
 /** Accumulates word → ascending unique doc ords, for the search_terms table. Docs must be added in ord order. */

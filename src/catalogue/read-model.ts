@@ -23,7 +23,6 @@ import {
   ANSWER_SLAB_BYTES,
   EntryTails,
   packedLength,
-  unpackProduct,
 } from './format';
 import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
@@ -224,7 +223,7 @@ export class Catalogue {
   private answer(ord: number, encoding: AnswerEncoding): Buffer {
     const stored = readFile(() => this.byOrd[encoding].get(ord));
     if (stored === undefined) throw unreadable();
-    return encoding === 'identity' ? unpackProduct(stored, this.tails) : stored;
+    return encoding === 'identity' ? this.tails.product(stored) : stored;
   }
 
   /** Ingredient record (2.5) by lower-case uuid, or null. */
