@@ -119,12 +119,7 @@ export function* parseSteps(text: string): Generator<void, ParsedLabel> {
   const out: ParsedLabel = { sections: [], notes: [] };
   const t = normalise(text);
   if (t === '' || JUNK_CELL.test(t)) return out;
-  const lines = yield* unwrap(
-    t
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== ''),
-  );
+  const lines = yield* unwrap(t);
   // What each line is, and whether a list line follows it (skipping notes), found once per line (linear).
   const facts: LineFacts[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -323,17 +318,24 @@ function normalise(text: string): string {
 }
 
 /**
- * Joins a list line wrapped mid-name to the list line after it ("Tetra-Di-" + "T-Butyl…",
- * "Sodium" + "Hydroxide, …"). Each printed line is looked at once, and a joined line is
- * kept in pieces until it is complete (linear in the text).
+ * The text's lines, trimmed, without the empty ones, and with a list line wrapped mid-name
+ * joined to the list line after it ("Tetra-Di-" + "T-Butyl…", "Sodium" + "Hydroxide, …").
+ * Each printed line is looked at once, and a joined line is kept in pieces until it is
+ * complete (linear in the text). The lines are cut out one at a time, not split into an
+ * array first: a long label has tens of thousands of lines, and each array of that length
+ * costs V8 far more than the cuts (docs/performance.md).
  */
-function* unwrap(lines: readonly string[]): Generator<void, string[]> {
+function* unwrap(text: string): Generator<void, string[]> {
   const out: string[] = [];
   let n = 0;
   let pieces: string[] = []; // the line being kept, in printed pieces
   let joinable = false; // the kept line is list-like and its last printed line ends without [,;.:]
   let prevListLike = false; // the kept line has a separator (counted on its first printed line)
-  for (const l of lines) {
+  for (let start = 0, end = 0; start <= text.length; start = end + 1) {
+    end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const l = text.slice(start, end).trim();
+    if (l === '') continue;
     const listLike = separators(l) >= 1;
     if (joinable && listLike && !/^[^,]*:/.test(l)) {
       pieces.push(pieces[pieces.length - 1].endsWith('-') ? l : ` ${l}`);
