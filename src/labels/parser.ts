@@ -101,6 +101,10 @@ const PERCENT = /(\d+(?:[.,]\d+)?)\s*%/g;
 
 /** Lines or entries read between two pauses of parseSteps. */
 const STEP = 256;
+/** What parseSteps knows of a line, as bits: a note line, a list-like line, a list-like line follows. */
+const NOTE = 1;
+const LIST_LIKE = 2;
+const NEXT_IS_LIST = 4;
 
 /** Parses one label text. */
 export function parseLabel(text: string): ParsedLabel {
@@ -120,24 +124,28 @@ export function* parseSteps(text: string): Generator<void, ParsedLabel> {
   const t = normalise(text);
   if (t === '' || JUNK_CELL.test(t)) return out;
   const lines = yield* unwrap(t);
-  // What each line is, and whether a list line follows it (skipping notes), found once per line (linear).
-  const facts: LineFacts[] = [];
+  // What each line is, and whether a list line follows it (skipping notes), found once per line (linear),
+  // as bits in a typed array (and the rare disclaimers in a map): no array of objects as long as the label.
+  const kind = new Uint8Array(lines.length);
+  const disclaimers = new Map<number, RegExpExecArray>();
   for (let i = 0; i < lines.length; i++) {
-    facts.push(lineFacts(lines[i]));
+    const f = lineFacts(lines[i]);
+    kind[i] = (f.note ? NOTE : 0) | (f.listLike ? LIST_LIKE : 0);
+    if (f.disclaimer !== null) disclaimers.set(i, f.disclaimer);
     if (i % STEP === STEP - 1) yield;
   }
-  const nextIsList: boolean[] = new Array<boolean>(lines.length);
-  let after = false;
+  let after = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    nextIsList[i] = after;
-    if (!facts[i].note) after = facts[i].listLike;
+    kind[i] |= after;
+    if ((kind[i] & NOTE) === 0) after = kind[i] & LIST_LIKE ? NEXT_IS_LIST : 0;
   }
   const st: State = { out, section: null, pendingHeaders: [], may: false, language: null };
   let read = 0;
   for (let i = 0; i < lines.length; i++) {
-    const f = facts[i];
-    const list = f.note ? undefined : readLine(st, lines[i], f.disclaimer, lines[i - 1], nextIsList[i]);
-    if (f.note) out.notes.push(lines[i]);
+    const note = (kind[i] & NOTE) !== 0;
+    const d = disclaimers.get(i) ?? null;
+    const list = note ? undefined : readLine(st, lines[i], d, lines[i - 1], (kind[i] & NEXT_IS_LIST) !== 0);
+    if (note) out.notes.push(lines[i]);
     else if (list !== undefined) {
       for (const part of splitList(list)) {
         readPart(st, part);
