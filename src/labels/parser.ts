@@ -331,7 +331,7 @@ function normalise(text: string): string {
  * Each printed line is looked at once, and a joined line is kept in pieces until it is
  * complete (linear in the text). The lines are cut out one at a time, not split into an
  * array first: a long label has tens of thousands of lines, and each array of that length
- * costs V8 far more than the cuts (docs/performance.md).
+ * costs V8 far more than the cuts (docs/labels.md).
  */
 function* unwrap(text: string): Generator<void, string[]> {
   const out: string[] = [];
