@@ -500,6 +500,26 @@ test('bilingual and multilingual headers are one header: no translation becomes 
   assert.deepEqual([h.sections.length, h.notes], [1, []]);
 });
 
+test('the same header printed again after a full stop: the list goes on, no name before it becomes a header', () => {
+  const sections = (text: string) =>
+    parseLabel(text).sections.map((s) => [s.header, s.entries.map((e) => e.label_name)]);
+  // Before: "Glycerin" was lost in a section headed "Glycerin. Ingredients".
+  assert.deepEqual(sections('Ingredients: Aqua, Glycerin. Ingredients: Mica, Talc.'), [
+    [null, ['Aqua', 'Glycerin', 'Mica', 'Talc']],
+  ]);
+  // As when the header starts its own line.
+  assert.deepEqual(
+    sections('Ingredients: Aqua, Glycerin.\nIngredients: Mica, Talc.'),
+    sections('Ingredients: Aqua, Glycerin. Ingredients: Mica, Talc.'),
+  );
+  // Any number of times, and a translation after them is still a note.
+  const p = parseLabel('Ingredients: Aqua, Glycerin. Ingredients: Mica. Ingredients: Talc. Ingrédients: Eau, Mica.');
+  assert.deepEqual(
+    [p.sections.map((s) => s.entries.map((e) => e.label_name)), p.notes],
+    [[['Aqua', 'Glycerin', 'Mica', 'Talc']], ['Ingrédients: Eau, Mica.']],
+  );
+});
+
 test('a list printed again in another language is one list, the translation a note (issue 24 §3)', () => {
   const one = (text: string, notes: string[]) => {
     const p = parseLabel(text);

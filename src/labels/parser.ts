@@ -253,8 +253,27 @@ interface State {
   language: string | null;
 }
 
-/** A list header after a full stop, and the rest of the line: the list again, translated. */
-const TRANSLATED_LIST = /\.\s+((ingr[ée]dients?|zutaten|ingredientes|ingredienti|inhaltsstoffe)\s*:.*)$/i;
+/** A list header after a full stop: the list goes on, or is printed again translated. */
+const HEADER_AGAIN = /\.\s+(ingr[ée]dients?|zutaten|ingredientes|ingredienti|inhaltsstoffe)\s*:/gi;
+
+/**
+ * The line with each list header printed after a full stop read: in the list's language the
+ * list goes on ("…, Glycerin. Ingredients: Mica", as when the header starts a new line); in
+ * another, the rest of the line is the list translated, a note ("… Ingrédients: Aqua, Glycérine.").
+ */
+function headersAgain(st: State, line: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of line.matchAll(HEADER_AGAIN)) {
+    if (languageOf(m[1]) !== (st.language ?? 'ingredient')) {
+      st.out.notes.push(line.slice(m.index + 1).trim());
+      return out + line.slice(from, m.index + 1);
+    }
+    out += `${line.slice(from, m.index)}, `;
+    from = m.index + m[0].length;
+  }
+  return out + line.slice(from);
+}
 
 /** The language of a list header at the start of a text ("Ingrédients:" → "ingrédient"), or null. */
 function languageOf(text: string): string | null {
@@ -515,11 +534,7 @@ function readLine(
   if (language !== null && st.language !== null && language !== st.language) return void st.out.notes.push(line);
   if (listed) line = line.replace(LIST_PREFIX, '');
   st.language ??= language;
-  const again = line.includes('.') ? TRANSLATED_LIST.exec(line) : null;
-  if (again !== null && languageOf(again[1]) !== (st.language ?? 'ingredient')) {
-    st.out.notes.push(again[1]);
-    line = line.slice(0, again.index + 1);
-  }
+  if (line.includes('.')) line = headersAgain(st, line);
   // "Shampoo Ingredients: Water, …": what precedes the prefix names the list.
   const named = line.includes(':') ? /^([^,:]{1,60}?)\s*\bingr[ée]dients?\s*:\s*/i.exec(line) : null;
   if (named && !/^(full|key|active|inactive|other)$/i.test(named[1].trim())) {
