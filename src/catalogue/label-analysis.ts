@@ -91,17 +91,21 @@ export class LabelAnalyser {
 
   /** The analysis of one label text as JSON (schema LabelAnalysis, src/catalogue/answers.ts). */
   analyse(text: string): string {
-    const steps = this.steps(text);
+    const entries: string[] = [];
+    const steps = this.steps(text, (batch) => {
+      for (const e of batch) entries.push(e);
+    });
     let r = steps.next();
     while (r.done !== true) r = steps.next();
-    return `${r.value.head}${r.value.entries.join(',')}]}`;
+    return `${r.value}${entries.join(',')}]}`;
   }
 
   /**
    * The same answer as UTF-8 bytes, made in slices of about SLICE_MS of work with the
    * event loop let run between them (setImmediate), so that one long label never holds
-   * other requests; the bytes are encoded in the slices too, STEP entries at a time, so
-   * sending them costs no encoding of a long answer at once.
+   * other requests. The entries are encoded as they are made, STEP at a time: a long
+   * answer is held as bytes outside the JS heap while it is built, not as tens of thousands
+   * of strings that the collector would copy and mark (docs/labels.md).
    */
   async analyseInSlices(text: string): Promise<Buffer> {
     let start = performance.now();
@@ -110,31 +114,30 @@ export class LabelAnalyser {
       await new Promise(setImmediate);
       start = performance.now();
     };
-    const steps = this.steps(text);
+    let first = ''; // the first STEP entries, kept as text: most labels have no more
+    const rest: Buffer[] = [];
+    const steps = this.steps(text, (batch) => {
+      if (first === '') first = batch.join(',');
+      else rest.push(Buffer.from(`,${batch.join(',')}`));
+    });
     let r = steps.next();
     for (; r.done !== true; r = steps.next()) await pause();
-    const { head, entries } = r.value;
-    if (entries.length <= STEP) return Buffer.from(`${head}${entries.join(',')}]}`);
-    const bytes = [Buffer.from(head)];
-    for (let i = 0; i < entries.length; i += STEP) {
-      bytes.push(Buffer.from((i === 0 ? '' : ',') + entries.slice(i, i + STEP).join(',')));
-      await pause();
-    }
-    bytes.push(Buffer.from(']}'));
-    return Buffer.concat(bytes);
+    if (rest.length === 0) return Buffer.from(`${r.value}${first}]}`);
+    return Buffer.concat([Buffer.from(`${r.value}${first}`), ...rest, Buffer.from(']}')]);
   }
 
   /**
-   * The analysis, pausing (yield) every STEP entries (and parseSteps' pauses); returns the
-   * answer's JSON up to its entries array (`head`) and each entry's JSON.
+   * The analysis, pausing (yield) every STEP entries (and parseSteps' pauses): gives each
+   * entry's JSON to `sink`, STEP entries at a time in label order (the last batch may be
+   * shorter), and returns the answer's JSON up to its entries array.
    */
-  private *steps(text: string): Generator<void, { head: string; entries: string[] }> {
+  private *steps(text: string, sink: (batch: string[]) => void): Generator<void, string> {
     const parsed = yield* parseSteps(text);
     const joiner = new RememberingJoiner(this.joiner.index);
     let flags = 0;
     let recognised = 0;
     let position = 0;
-    const entries: string[] = [];
+    let batch: string[] = [];
     const tails = new Map<string, Tail>();
     for (let s = 0; s < parsed.sections.length; s++) {
       for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner)) {
@@ -143,17 +146,22 @@ export class LabelAnalyser {
           flags |= this.flagBits[ord];
           recognised++;
         }
-        entries.push(`{"position":${position++}${this.tail(tails, e, s)}`);
-        if (position % STEP === 0) yield;
+        batch.push(`{"position":${position++}${this.tail(tails, e, s)}`);
+        if (position % STEP === 0) {
+          sink(batch);
+          batch = [];
+          yield;
+        }
       }
     }
+    if (batch.length > 0) sink(batch);
     const head = JSON.stringify({
       ...containsFields(flags),
       counts: { entries: position, recognised, unrecognised: position - recognised },
       sections: parsed.sections.map((s) => ({ header: s.header })),
       notes: parsed.notes,
     });
-    return { head: `${head.slice(0, -1)},"entries":[`, entries };
+    return `${head.slice(0, -1)},"entries":[`;
   }
 
   /**
