@@ -49,7 +49,7 @@ export interface Results {
     entries: number;
     labelAnalysisUs: number;
     productByIdUs: number;
-    shapes: { shape: string; ms: number }[];
+    shapes: { shape: string; ms: number; slicedMs: number }[];
     eventLoopMaxMs: number;
   } | null;
 }
@@ -122,8 +122,8 @@ export function checkTargets(r: Results): TargetCheck[] {
   const worst = r.labelCost?.shapes[0];
   if (worst)
     most(
-      `label analysis of 100,000 characters, worst shape (${worst.shape}): CPU`,
-      worst.ms,
+      `label analysis of 100,000 characters in slices as served, worst shape (${worst.shape}): CPU`,
+      worst.slicedMs,
       20,
       (n) => `${fmt(n, 1)} ms`,
     );
@@ -189,11 +189,11 @@ export function labelCostText(r: Results): string {
   if (!c) return '';
   const shapes = c.shapes
     .slice(0, 5)
-    .map((x) => `${x.shape} ${fmt(x.ms, 1)} ms`)
+    .map((x) => `${x.shape} ${fmt(x.slicedMs, 1)} ms (${fmt(x.ms, 1)} in one call)`)
     .join(', ');
   return (
     `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n` +
-    `in process: 100,000-character labels, worst shapes (CPU per analysis): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms\n`
+    `in process: 100,000-character labels, worst shapes (CPU per analysis in slices, as served): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms\n`
   );
 }
 
