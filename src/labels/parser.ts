@@ -257,9 +257,10 @@ interface State {
 const HEADER_AGAIN = /\.\s+(ingr[ée]dients?|zutaten|ingredientes|ingredienti|inhaltsstoffe)\s*:/gi;
 
 /**
- * The line with each list header printed after a full stop read: in the list's language the
- * list goes on ("…, Glycerin. Ingredients: Mica", as when the header starts a new line); in
- * another, the rest of the line is the list translated, a note ("… Ingrédients: Aqua, Glycérine.").
+ * The line without the list headers printed in it after a full stop. A header in the list's
+ * language continues the list ("…, Glycerin. Ingredients: Mica", as when it starts a new
+ * line); at one in another language the rest of the line is the list translated, a note
+ * ("… Ingrédients: Aqua, Glycérine.").
  */
 function headersAgain(st: State, line: string): string {
   let out = '';
