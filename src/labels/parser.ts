@@ -203,16 +203,24 @@ export function listParagraph(text: string): string {
  * is read as a printed character, so one typo cannot fuse the rest of a list into one entry.
  */
 export function splitList(text: string): string[] {
-  return splitOutside(text, null) ?? (splitOutside(text, pairedBrackets(text)) as string[]);
+  const parts: string[] = [];
+  if (scanOutside(text, null, parts) !== null) return parts;
+  const unbalanced: string[] = [];
+  scanOutside(text, pairedBrackets(text), unbalanced);
+  return unbalanced;
 }
 
 const [OPEN, CLOSE, OPEN_SQUARE, CLOSE_SQUARE, COMMA, SEMICOLON, AMPERSAND, LESS] = [...'()[],;&<'].map((c) =>
   c.charCodeAt(0),
 );
 
-/** The split, or null when a bracket is left open and `paired` (the brackets that count) is null. */
-function splitOutside(text: string, paired: Uint8Array | null): string[] | null {
-  const out: string[] = [];
+/**
+ * The separators (commas, semicolons) at depth 0 of a text, the parts between them pushed
+ * to `parts` when given (splitList); null when a bracket is left open and `paired` (the
+ * brackets that count) is null.
+ */
+function scanOutside(text: string, paired: Uint8Array | null, parts: string[] | null): number | null {
+  let n = 0;
   let depth = 0;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
@@ -220,13 +228,14 @@ function splitOutside(text: string, paired: Uint8Array | null): string[] | null 
     if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
     else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
     else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) {
-      out.push(text.slice(start, i));
+      n++;
+      parts?.push(text.slice(start, i));
       start = i + 1;
     }
   }
   if (depth > 0 && paired === null) return null;
-  out.push(text.slice(start));
-  return out;
+  parts?.push(text.slice(start));
+  return n;
 }
 
 /** Positions of the brackets that have a partner. */
@@ -402,21 +411,11 @@ let counted = { line: '', separators: 0 };
 function separators(line: string): number {
   if (!line.includes(',') && !line.includes(';')) return 0;
   if (line !== counted.line)
-    counted = { line, separators: countOutside(line, null) ?? (countOutside(line, pairedBrackets(line)) as number) };
+    counted = {
+      line,
+      separators: scanOutside(line, null, null) ?? (scanOutside(line, pairedBrackets(line), null) as number),
+    };
   return counted.separators;
-}
-
-/** splitOutside's count of separators, or null when a bracket is left open and `paired` is null. */
-function countOutside(text: string, paired: Uint8Array | null): number | null {
-  let n = 0;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c === OPEN || c === OPEN_SQUARE) && (paired === null || paired[i] === 1)) depth++;
-    else if ((c === CLOSE || c === CLOSE_SQUARE) && depth > 0 && (paired === null || paired[i] === 1)) depth--;
-    else if ((c === COMMA || c === SEMICOLON) && depth === 0 && !(c === COMMA && isLocant(text, i))) n++;
-  }
-  return depth > 0 && paired === null ? null : n;
 }
 
 interface LineFacts {
