@@ -4,4 +4,14 @@
 // label analyses, batches), so their garbage dies young instead of being promoted and piling
 // up in the old generation between full collections (docs/performance.md, "Serving memory").
 // The `catalogue` command. The TypeScript sources are compiled to dist/ by `npm ci` (the prepare script).
+// `npm ci` also installs Node.js 24 (the `node` package) into node_modules/.bin, which npm scripts
+// and npx put first on PATH; a shell that runs this file with an older Node is told so.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  console.error(
+    `catalogue needs Node.js 22 or 24 (this is ${process.version}): run it as \`npx catalogue …\` or ` +
+      '`npm start`, which use the Node.js 24 that `npm ci` installed, or put node_modules/.bin first on PATH',
+  );
+  process.exit(1);
+}
 require('../dist/src/cli/main.js').main(process.argv);

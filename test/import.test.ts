@@ -29,13 +29,16 @@ test('the OBF preset reads both export formats, keeps what the contract allows a
   const r = await runImport({ inputs: [OBF_CSV, OBF_JSONL], out, dictionary: DICTIONARY, preset: 'obf' });
   assert.equal(r.rows, 10);
   assert.equal(r.products, 7);
-  assert.deepEqual(r.skipped, [
+  // After "not JSON" come the runtime's own words, which V8 rewords between releases.
+  const skipped = r.skipped.map((line) => line.replace(/: not JSON \(.+\)$/, ': not JSON (…)'));
+  assert.deepEqual(skipped, [
     `${OBF_CSV}:5: no name, brand or ingredient text`,
     `${OBF_CSV}:7: the same product as ${OBF_CSV}:6 (same barcode, or same brand and name)`,
     `${OBF_JSONL}:1: the same product as ${OBF_CSV}:2 (same barcode, or same brand and name)`,
-    `${OBF_JSONL}:3: not JSON (Unterminated string in JSON at position 21)`,
+    `${OBF_JSONL}:3: not JSON (…)`,
     `${OBF_JSONL}:5: not a JSON object`,
   ]);
+
   assert.ok(r.notes.includes(`${OBF_CSV}:8: barcode "12345" is not 8 to 14 digits (dropped)`));
   assert.equal(r.joined, r.entries, 'every entry of these labels joins to the bundled dictionary');
   const products = read(out, 'products.jsonl.gz');

@@ -238,16 +238,21 @@ function scanOutside(text: string, paired: Uint8Array | null, parts: string[] | 
   return n;
 }
 
-/** Positions of the brackets that have a partner. */
+/**
+ * Positions of the brackets that have a partner. The stack of open brackets is a typed array:
+ * an array of numbers as long as a run of "(" (tens of thousands) lives in V8's large-object
+ * space, where each push costs several times more (the linearity test's "run of (" shapes).
+ */
 function pairedBrackets(text: string): Uint8Array {
-  const open: number[] = [];
+  const open = new Int32Array(text.length);
+  let top = 0;
   const paired = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === OPEN || c === OPEN_SQUARE) open.push(i);
-    else if ((c === CLOSE || c === CLOSE_SQUARE) && open.length > 0) {
+    if (c === OPEN || c === OPEN_SQUARE) open[top++] = i;
+    else if ((c === CLOSE || c === CLOSE_SQUARE) && top > 0) {
       paired[i] = 1;
-      paired[open.pop() as number] = 1;
+      paired[open[--top]] = 1;
     }
   }
   return paired;

@@ -9,7 +9,7 @@
 // (the dashboard's HTML error pages excepted),
 // connections reset or left unanswered, log lines above info, the server's open sockets
 // after the run (against before it) and whether it then stops on SIGTERM.
-// Run: npx tsc -p . && node dist/test/support/raw-fuzz.js [REQUESTS] [SEED]
+// Run: npm run build && npm run fuzz:raw -- [REQUESTS] [SEED] (not part of npm test: it asserts nothing).
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
