@@ -15,12 +15,14 @@ const FOLDER_ARROWS = {
   sample: ['source', 'labels', 'shared'],
   importer: ['builder', 'source', 'labels', 'shared'],
   access: ['shared'],
+  // mail to the dashboard's users: its outbox lives in the access store
+  mail: ['access', 'shared'],
   // operations serving the app (metrics, reload, drain, headers) sit below the routes
   ops: ['catalogue', 'shared'],
   http: ['ops', 'catalogue', 'source', 'labels', 'access', 'shared'],
   // beside the routes: the read model (the playground), access only through its public
   // module (rule dashboard-access-index), the HTTP layer and shared
-  dashboard: ['catalogue', 'access', 'http', 'shared'],
+  dashboard: ['catalogue', 'access', 'mail', 'http', 'shared'],
 };
 
 const folders = Object.keys(FOLDER_ARROWS);

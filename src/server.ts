@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { openAccess, openAccounts } from './access';
-import type { AccessControl, Clock } from './access/types';
+import { systemClock, type AccessControl, type Clock } from './access/types';
 import { buildApp } from './http/app';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
@@ -17,6 +17,7 @@ import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
 import { dashboard, PREFIX, type DashboardSettings } from './dashboard';
+import { Mailer } from './mail';
 
 export interface ServeOptions {
   catalogue: string;
@@ -45,6 +46,8 @@ export interface RunningServer {
   catalogue: CatalogueRef;
   reloader: CatalogueReloader;
   access: AccessControl;
+  /** The dashboard's mail (when the dashboard is served). */
+  mailer?: Mailer;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           clock: opts.clock,
           onStoreError: (err) => logger.warn({ err: String(err) }, 'access store error (dashboard)'),
         });
+  const mailer =
+    accounts === undefined
+      ? undefined
+      : new Mailer(accounts.outbox, settings?.mail ?? {}, opts.clock ?? systemClock, (what, err) =>
+          logger.warn({ err: String(err) }, what),
+        );
   const pages =
     accounts === undefined
       ? undefined
@@ -127,6 +136,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             access,
             catalogue: ref,
             settings: settings!,
+            mailer: mailer!,
           }));
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
@@ -154,11 +164,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     throw err;
   }
   reloader.watch();
+  const dashboardUrl = accounts && urlOf((dashboardApp ?? app).server, opts.host) + PREFIX;
+  if (dashboardUrl) mailer?.setDashboardUrl(settings?.publicUrl ? settings.publicUrl + PREFIX : dashboardUrl);
   let closing: Promise<void> | null = null;
   return {
     app,
     url: urlOf(app.server, opts.host),
-    dashboardUrl: accounts && urlOf((dashboardApp ?? app).server, opts.host) + PREFIX,
+    dashboardUrl,
+    mailer,
     metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
     catalogue: ref,
     reloader,
@@ -172,6 +185,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await app.close();
         await dashboardApp?.close();
         await access.close();
+        mailer?.close();
         await accounts?.close();
         ref.current.close();
       })()),

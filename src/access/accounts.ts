@@ -10,7 +10,17 @@
 import { hash, randomBytes } from 'node:crypto';
 import { ApiError } from '../shared/errors';
 import { AccessAdmin } from './admin';
-import type { AccountRecord, Backend, DailyRow, KeyRecord, Role, Snapshot, TokenRecord, UserRecord } from './backend';
+import type {
+  AccountRecord,
+  Backend,
+  DailyRow,
+  KeyRecord,
+  MailStore,
+  Role,
+  Snapshot,
+  TokenRecord,
+  UserRecord,
+} from './backend';
 import { dummyCheck, hashPassword, verifyPassword } from './passwords';
 import type { Plans } from './plans';
 import { hashSecret, newAccountName, newKeyId, newSecret } from './secret';
@@ -49,6 +59,8 @@ const token = () => randomBytes(32).toString('base64url');
 export class AccessAccounts {
   /** The operator's view of the same store (usage reports), for the admin pages. */
   readonly admin: AccessAdmin;
+  /** The mail outbox and log (src/mail), each operation guarded as every other here. */
+  readonly outbox: MailStore;
 
   constructor(
     private readonly store: Backend,
@@ -57,6 +69,12 @@ export class AccessAccounts {
     private readonly onStoreError: (err: unknown) => void = () => {},
   ) {
     this.admin = new AccessAdmin(store, plans, clock);
+    this.outbox = {
+      addMail: (m, ttlMs) => this.guard(() => store.addMail(m, ttlMs)),
+      setMailState: (id, state, error) => this.guard(() => store.setMailState(id, state, error)),
+      mails: (offset, limit) => this.guard(() => store.mails(offset, limit)),
+      mail: (id) => this.guard(() => store.mail(id)),
+    };
     void dummyCheck('').catch(() => {}); // the dummy hash made now, not during the first sign-in
   }
 

@@ -97,7 +97,35 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-export interface Backend {
+export type MailState = 'outbox' | 'sending' | 'sent' | 'failed';
+
+/** A mail the dashboard made (src/mail), kept in the store: the outbox and the log of sent mail. */
+export interface MailRecord {
+  /** The event's idempotency key, hashed: one mail per event, ever (while it is kept). */
+  id: string;
+  to: string;
+  subject: string;
+  /** The bodies; '' once the mail is sent (its links then live only in the recipient's mailbox). */
+  text: string;
+  html: string;
+  createdAt: number;
+  state: MailState;
+  /** Why sending failed ('' when it did not). */
+  error: string;
+}
+
+/** The mail outbox and log, shared by every process using the store. */
+export interface MailStore {
+  /** Adds the mail, kept for `ttlMs`, unless one with its id is kept: then false (the event already has its mail). */
+  addMail(m: MailRecord, ttlMs: number): Promise<boolean>;
+  /** A new state; 'sent' also empties the bodies. */
+  setMailState(id: string, state: MailState, error: string): Promise<void>;
+  /** Newest first. */
+  mails(offset: number, limit: number): Promise<{ total: number; mails: MailRecord[] }>;
+  mail(id: string): Promise<MailRecord | null>;
+}
+
+export interface Backend extends MailStore {
   version(): Promise<number>;
   snapshot(): Promise<Snapshot>;
   /** Counts one request in the key's rate window `second`; false (and a refusal tallied for the month and day) when that makes it exceed `limit`. */

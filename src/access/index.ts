@@ -14,7 +14,17 @@ import { systemClock, type Clock } from './types';
 
 export { AccessAccounts, normalEmail, MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from './accounts';
 export type { NewKey, Session, SignIn } from './accounts';
-export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord } from './backend';
+export type {
+  AccountRecord,
+  DailyRow,
+  KeyRecord,
+  MailRecord,
+  MailState,
+  MailStore,
+  Role,
+  Snapshot,
+  UserRecord,
+} from './backend';
 export { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';

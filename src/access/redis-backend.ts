@@ -16,6 +16,8 @@ import type {
   ChargeResult,
   DailyRow,
   KeyRecord,
+  MailRecord,
+  MailState,
   Role,
   SessionRecord,
   Snapshot,
@@ -24,6 +26,7 @@ import type {
   UserRecord,
 } from './backend';
 import { RedisKeys } from './redis-keys';
+import { MAIL_SCRIPTS, RedisMail } from './redis-mail';
 import { describeSpec, parseRedisSpec, redisClient } from './redis-spec';
 
 const SCRIPTS = {
@@ -170,7 +173,27 @@ export class RedisBackend implements Backend {
     private readonly k: RedisKeys,
   ) {
     for (const [name, def] of Object.entries(SCRIPTS)) redis.defineCommand(name, def);
+    for (const [name, def] of Object.entries(MAIL_SCRIPTS)) redis.defineCommand(name, def);
     this.r = redis as Client;
+    this.outbox = new RedisMail(redis, k.mailPrefix, k.mailSet);
+  }
+
+  private readonly outbox: RedisMail;
+
+  addMail(m: MailRecord, ttlMs: number): Promise<boolean> {
+    return this.outbox.addMail(m, ttlMs);
+  }
+
+  setMailState(id: string, state: MailState, error: string): Promise<void> {
+    return this.outbox.setMailState(id, state, error);
+  }
+
+  mails(offset: number, limit: number): Promise<{ total: number; mails: MailRecord[] }> {
+    return this.outbox.mails(offset, limit);
+  }
+
+  mail(id: string): Promise<MailRecord | null> {
+    return this.outbox.mail(id);
   }
 
   /** A store spec of redis-spec.ts; keys live under its prefix (default "catalogue:"). */
@@ -529,5 +552,7 @@ function failed(results: [Error | null, unknown][] | null): number[] {
 /** SCRIPT LOAD on the server, or on every primary of a cluster. */
 function loadScripts(redis: Redis | Cluster): void {
   const nodes = redis.isCluster ? (redis as Cluster).nodes('master') : [redis];
-  for (const node of nodes) for (const def of Object.values(SCRIPTS)) node.script('LOAD', def.lua).catch(() => {});
+  for (const node of nodes)
+    for (const def of [...Object.values(SCRIPTS), ...Object.values(MAIL_SCRIPTS)])
+      node.script('LOAD', def.lua).catch(() => {});
 }

@@ -13,6 +13,7 @@ import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { MAIL_SCHEMA, SqliteMail } from './sqlite-mail';
 import type {
   AccountRecord,
   Backend,
@@ -20,6 +21,8 @@ import type {
   ChargeResult,
   DailyRow,
   KeyRecord,
+  MailRecord,
+  MailState,
   Role,
   SessionRecord,
   Snapshot,
@@ -82,6 +85,7 @@ CREATE INDEX IF NOT EXISTS keys_account ON keys (account);
 function migrate(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SCHEMA);
+    db.exec(MAIL_SCHEMA);
     for (const [table, column, definition] of ADDED_COLUMNS) {
       const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
       if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
@@ -275,6 +279,28 @@ export class SqliteBackend implements Backend {
     this.db = new Database(path, { timeout: 0 });
     const { dev, ino } = statSync(path);
     this.file = { fd: openSync(path, 'r'), dev, ino };
+    this.outbox = new SqliteMail(
+      () => (this.s, this.db),
+      (step) => this.attempt(step),
+    );
+  }
+
+  private readonly outbox: SqliteMail;
+
+  addMail(m: MailRecord, ttlMs: number): Promise<boolean> {
+    return this.outbox.addMail(m, ttlMs);
+  }
+
+  setMailState(id: string, state: MailState, error: string): Promise<void> {
+    return this.outbox.setMailState(id, state, error);
+  }
+
+  mails(offset: number, limit: number): Promise<{ total: number; mails: MailRecord[] }> {
+    return this.outbox.mails(offset, limit);
+  }
+
+  mail(id: string): Promise<MailRecord | null> {
+    return this.outbox.mail(id);
   }
 
   /** Runs a synchronous SQLite step, retried on a timer while the store is busy; then checks the file. */

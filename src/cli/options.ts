@@ -173,6 +173,31 @@ export const OPTIONS = {
     help: 'read the billing instructions from this UTF-8 text file',
     meaning: 'the billing instructions from a text file',
   },
+  smtpUrl: {
+    flags: '--smtp-url <url>',
+    arg: 'URL',
+    env: 'SMTP_URL',
+    shownDefault: 'none: mails wait in the outbox',
+    help: "send the dashboard's mails through this SMTP server (smtp://USER:PASS@HOST:PORT or smtps://…); without it they wait in an outbox admins read on the dashboard",
+    meaning:
+      "SMTP server for the dashboard's mails, `smtp://[USER:PASS@]HOST[:PORT]` or `smtps://…`; without it mails wait in an outbox admins read on the dashboard",
+  },
+  mailFrom: {
+    flags: '--mail-from <address>',
+    arg: 'ADDRESS',
+    env: 'MAIL_FROM',
+    shownDefault: 'none (required with `--smtp-url`)',
+    help: 'sender of the dashboard\'s mails, e.g. "Catalogue <no-reply@example.com>"',
+    meaning: "sender of the dashboard's mails",
+  },
+  publicUrl: {
+    flags: '--public-url <url>',
+    arg: 'URL',
+    env: 'PUBLIC_URL',
+    shownDefault: 'the address it listens on',
+    help: 'the address users reach the service at (https://api.example.com), for the links in mails',
+    meaning: 'the address users reach the service at, for the links in mails',
+  },
   trustProxy: {
     flags: '--trust-proxy',
     arg: '',

@@ -13,6 +13,7 @@ import { option } from './options';
 import { startServer } from '../server';
 import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
+import { checkMailOptions } from '../mail';
 
 interface ServeCliOptions {
   catalogue: string;
@@ -32,6 +33,9 @@ interface ServeCliOptions {
   billingTextFile?: string;
   trustProxy?: boolean;
   sessionSecret?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  publicUrl?: string;
 }
 
 /** The dashboard options of `serve` (and `demo`); commander has checked each value's form. */
@@ -58,12 +62,15 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   if (billingText.length > 10_000) throw new Error('the billing text has more than 10,000 characters');
   if (o.sessionSecret !== undefined && o.sessionSecret.length < 32)
     throw new Error('--session-secret must have at least 32 characters');
+  checkMailOptions({ smtpUrl: o.smtpUrl, from: o.mailFrom });
   return {
     signup: o.signup,
     signupPlan: o.signupPlan,
     billingText: billingText.trim(),
     trustProxy: o.trustProxy === true,
     sessionSecret: o.sessionSecret,
+    mail: { smtpUrl: o.smtpUrl, from: o.mailFrom },
+    publicUrl: o.publicUrl,
   };
 }
 
@@ -75,8 +82,17 @@ export function addDashboardOptions(cmd: Command): Command {
     .addOption(option('signupPlan'))
     .addOption(option('billingText'))
     .addOption(option('billingTextFile'))
+    .addOption(option('smtpUrl'))
+    .addOption(option('mailFrom'))
+    .addOption(option('publicUrl').argParser(parsePublicUrl))
     .addOption(option('trustProxy'))
     .addOption(option('sessionSecret'));
+}
+
+function parsePublicUrl(v: string): string {
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(v))
+    throw new Error(`--public-url must be an http:// or https:// address, not "${v}"`);
+  return v.replace(/\/+$/, '');
 }
 
 function oneOf(flag: string, values: string[]): (v: string) => string {

@@ -30,6 +30,7 @@ import { keyRoutes } from './routes/keys';
 import { usageRoutes } from './routes/usage';
 import { playgroundRoutes } from './routes/playground';
 import { adminRoutes } from './routes/admin';
+import { adminMailRoutes } from './routes/admin-mail';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
 export { PREFIX, errorPage, type DashboardDeps } from './pages';
@@ -128,8 +129,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       index: false,
     });
   });
-  const { accounts, access, catalogue, settings } = deps; // not the options' `prefix`, already applied
-  await app.register(pages, { accounts, access, catalogue, settings });
+  const { accounts, access, catalogue, settings, mailer } = deps; // not the options' `prefix`, already applied
+  await app.register(pages, { accounts, access, catalogue, settings, mailer });
 }
 
 async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -162,6 +163,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   usageRoutes(app, deps);
   playgroundRoutes(app, deps);
   adminRoutes(app, deps);
+  adminMailRoutes(app, deps);
 }
 
 /** The session's account, ended when it is past its idle or absolute end, or the account is disabled. */

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { AccessAccounts, MeteredAccess } from '../access';
 import type { CatalogueRef } from '../catalogue/read-model';
 import type { DashboardSettings } from './settings';
+import type { Mailer } from '../mail';
 
 export const PREFIX = '/dashboard';
 
@@ -14,6 +15,8 @@ export interface DashboardDeps {
   access: MeteredAccess;
   catalogue: CatalogueRef;
   settings: DashboardSettings;
+  /** The dashboard's mail: SMTP, or the outbox admins read (src/mail). */
+  mailer: Mailer;
 }
 
 const ERRORS: Record<string, { title: string; text: string }> = {

@@ -1,7 +1,7 @@
 // What an operator sets for the dashboard (serve's --signup, --signup-plan, --billing-text,
-// --trust-proxy, --session-secret; docs/dashboard.md), and the fixed session timeouts.
-// Guarantees: one definition of each setting, read by the plugin and shown on the admin
-// settings page as it is in force.
+// --trust-proxy, --session-secret, --smtp-url, --mail-from, --public-url; docs/dashboard.md),
+// and the fixed session timeouts. Guarantees: one definition of each setting, read by the
+// plugin and shown on the admin settings page as it is in force.
 
 export interface DashboardSettings {
   /** 'open': anyone may sign up; 'invite': only with an invitation link an admin made. */
@@ -14,6 +14,10 @@ export interface DashboardSettings {
   trustProxy: boolean;
   /** Signs the session cookie; undefined: one generated once and kept in the access store. */
   sessionSecret?: string;
+  /** SMTP server and sender of the mails (src/mail); no smtpUrl: the outbox. */
+  mail?: { smtpUrl?: string; from?: string };
+  /** The address users reach the service at, for links in mails (undefined: the listening address). */
+  publicUrl?: string;
   /** Where the API answers, for the curl example (undefined: this page's own origin). */
   apiUrl?: string;
 }
