@@ -245,11 +245,16 @@ export class AccessAccounts {
     return this.putToken({ kind: 'invite', account: '', plan, expiresAt: this.clock.now() + INVITE_MS });
   }
 
-  /** A password-reset token for the account with this email; null when there is none. */
-  async resetLink(email: string): Promise<{ token: string; expiresAt: number } | null> {
+  /** A password-reset token for the account with this email (and the account); null when there is none. */
+  async resetLink(email: string): Promise<{ token: string; expiresAt: number; account: string; email: string } | null> {
     const user = await this.guard(() => this.store.userByEmail(normalEmail(email)));
     if (user === null) return null;
-    return this.resetLinkFor(user.name);
+    return { ...(await this.resetLinkFor(user.name)), account: user.name, email: user.email };
+  }
+
+  /** Counts one attempt under `name` in window `window` (of `windowMs`); the count after it. */
+  countAttempt(name: string, window: number, windowMs: number): Promise<number> {
+    return this.guard(() => this.store.attempts(name, window, windowMs, 1));
   }
 
   resetLinkFor(account: string): Promise<{ token: string; expiresAt: number }> {

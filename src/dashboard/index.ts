@@ -31,6 +31,7 @@ import { usageRoutes } from './routes/usage';
 import { playgroundRoutes } from './routes/playground';
 import { adminRoutes } from './routes/admin';
 import { adminMailRoutes } from './routes/admin-mail';
+import { forgotRoutes } from './routes/forgot';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
 export { PREFIX, errorPage, type DashboardDeps } from './pages';
@@ -159,6 +160,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
     reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
   );
   accountRoutes(app, deps);
+  forgotRoutes(app, deps);
   keyRoutes(app, deps);
   usageRoutes(app, deps);
   playgroundRoutes(app, deps);
