@@ -16,7 +16,7 @@ import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
-import { dashboard, PREFIX, type DashboardSettings } from './dashboard';
+import { dashboard, PREFIX, StripeBilling, type DashboardSettings } from './dashboard';
 import { Mailer } from './mail';
 
 export interface ServeOptions {
@@ -48,6 +48,8 @@ export interface RunningServer {
   access: AccessControl;
   /** The dashboard's mail (when the dashboard is served). */
   mailer?: Mailer;
+  /** Stripe mode's billing (when the dashboard is served with settings.stripe). */
+  billing?: StripeBilling;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       : new Mailer(accounts.outbox, settings?.mail ?? {}, opts.clock ?? systemClock, (what, err) =>
           logger.warn({ err: String(err) }, what),
         );
+  const billing =
+    accounts === undefined || settings?.stripe === undefined
+      ? undefined
+      : new StripeBilling(settings.stripe, accounts, mailer!, () => settings.billingText);
   const pages =
     accounts === undefined
       ? undefined
@@ -137,6 +143,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             catalogue: ref,
             settings: settings!,
             mailer: mailer!,
+            billing,
           }));
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
@@ -172,6 +179,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     url: urlOf(app.server, opts.host),
     dashboardUrl,
     mailer,
+    billing,
     metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
     catalogue: ref,
     reloader,

@@ -24,6 +24,7 @@ import type {
 import { dummyCheck, hashPassword, verifyPassword } from './passwords';
 import type { Plans } from './plans';
 import { hashSecret, newAccountName, newKeyId, newSecret } from './secret';
+import { SelfServe } from './selfserve';
 import { monthOf } from './time';
 import type { Clock } from './types';
 
@@ -61,6 +62,8 @@ export class AccessAccounts {
   readonly admin: AccessAdmin;
   /** The mail outbox and log (src/mail), each operation guarded as every other here. */
   readonly outbox: MailStore;
+  /** Plan requests, the audit log, preferences, billing links and live settings. */
+  readonly selfServe: SelfServe;
 
   constructor(
     private readonly store: Backend,
@@ -69,6 +72,7 @@ export class AccessAccounts {
     private readonly onStoreError: (err: unknown) => void = () => {},
   ) {
     this.admin = new AccessAdmin(store, plans, clock);
+    this.selfServe = new SelfServe(store, clock, onStoreError);
     this.outbox = {
       addMail: (m, ttlMs) => this.guard(() => store.addMail(m, ttlMs)),
       setMailState: (id, state, error) => this.guard(() => store.setMailState(id, state, error)),

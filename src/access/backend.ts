@@ -125,7 +125,31 @@ export interface MailStore {
   mail(id: string): Promise<MailRecord | null>;
 }
 
-export interface Backend extends MailStore {
+/** A small record of the dashboard's own (a plan request, an audit entry, a preference): JSON `data`. */
+export interface StoredRecord {
+  id: string;
+  /** ms; lists are newest first by it. */
+  at: number;
+  data: string;
+}
+
+/** Records by kind and group (e.g. kind 'audit', group an account), shared by every process using the store. */
+export interface RecordStore {
+  /** Writes the record; with `onlyNew` only when no record has its id (then false: it existed, nothing written). */
+  putRecord(kind: string, group: string, r: StoredRecord, onlyNew: boolean): Promise<boolean>;
+  getRecord(kind: string, group: string, id: string): Promise<StoredRecord | null>;
+  /** Newest first. */
+  listRecords(
+    kind: string,
+    group: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; records: StoredRecord[] }>;
+  /** False when there was no such record. */
+  deleteRecord(kind: string, group: string, id: string): Promise<boolean>;
+}
+
+export interface Backend extends MailStore, RecordStore {
   version(): Promise<number>;
   snapshot(): Promise<Snapshot>;
   /** Counts one request in the key's rate window `second`; false (and a refusal tallied for the month and day) when that makes it exceed `limit`. */

@@ -32,12 +32,39 @@ export const PlanSchema = Type.Object(
     /** Requests per second per key; null for no limit. */
     ratePerSecond: CountOrNull(1),
     barcode: Type.Boolean({ description: 'must be true or false' }),
+    /** The price as the plans page shows it (the operator's words); none: "price on request". */
+    price: Type.Optional(Type.String({ maxLength: 200, description: 'must be a text of at most 200 characters' })),
+    /** How a user may choose it on the plans page: at once (free), through billing (paid), or not at all. */
+    choice: Type.Optional(
+      Type.Union([Type.Literal('free'), Type.Literal('paid'), Type.Literal('none')], {
+        description: 'must be "free", "paid" or "none"',
+      }),
+    ),
+    /** Stripe mode: the plan's subscription price, and the metered price and meter its overage is billed by. */
+    stripe: Type.Optional(
+      Type.Object(
+        {
+          price: Type.String({ pattern: '^price_[A-Za-z0-9]+$', description: 'must be a Stripe price id (price_…)' }),
+          overagePrice: Type.Optional(
+            Type.String({ pattern: '^price_[A-Za-z0-9]+$', description: 'must be a Stripe price id (price_…)' }),
+          ),
+          meter: Type.Optional(
+            Type.String({
+              pattern: '^[A-Za-z0-9_.-]{1,100}$',
+              description: "must be a meter event name: 1 to 100 letters, digits, '_', '.' or '-'",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'must be {"price": "price_…", "overagePrice": …, "meter": …}' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 export type Plan = Static<typeof PlanSchema>;
 const PlanCheck = TypeCompiler.Compile(PlanSchema);
 const FIELDS = Object.keys(PlanSchema.properties);
+const REQUIRED = PlanSchema.required ?? [];
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
   {
@@ -48,10 +75,40 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
     ratePerSecond: 5,
     barcode: true,
   },
-  { name: 'sandbox', trial: null, monthlyIncluded: 100, monthlyCeiling: 100, ratePerSecond: 5, barcode: false },
-  { name: 'starter', trial: null, monthlyIncluded: 10_000, monthlyCeiling: 50_000, ratePerSecond: 50, barcode: false },
-  { name: 'pro', trial: null, monthlyIncluded: 100_000, monthlyCeiling: 500_000, ratePerSecond: 200, barcode: true },
+  {
+    name: 'sandbox',
+    trial: null,
+    monthlyIncluded: 100,
+    monthlyCeiling: 100,
+    ratePerSecond: 5,
+    barcode: false,
+    price: 'Free',
+    choice: 'free',
+  },
+  {
+    name: 'starter',
+    trial: null,
+    monthlyIncluded: 10_000,
+    monthlyCeiling: 50_000,
+    ratePerSecond: 50,
+    barcode: false,
+    choice: 'paid',
+  },
+  {
+    name: 'pro',
+    trial: null,
+    monthlyIncluded: 100_000,
+    monthlyCeiling: 500_000,
+    ratePerSecond: 200,
+    barcode: true,
+    choice: 'paid',
+  },
 ];
+
+/** How a user may choose the plan: the plan's `choice`, else none (a trial is only given at sign-up). */
+export function choiceOf(plan: Plan): 'free' | 'paid' | 'none' {
+  return plan.choice ?? 'none';
+}
 
 export type Plans = ReadonlyMap<string, Plan>;
 
@@ -99,7 +156,7 @@ function explain(v: unknown, where: string): string {
   if (!isObject(v)) return `${where}: must be an object`;
   for (const k of Object.keys(v))
     if (!FIELDS.includes(k)) return `${where}: unknown field "${k}" (fields: ${FIELDS.join(', ')})`;
-  for (const k of FIELDS) if (!(k in v)) return `${where}: field "${k}" is missing`;
+  for (const k of REQUIRED) if (!(k in v)) return `${where}: field "${k}" is missing`;
   const name = PlanSchema.properties.name;
   if (!Value.Check(name, v.name)) return `${where}: name ${name.description}`;
   return `${where} ("${String(v.name)}"): ${firstBroken(PlanSchema, v, '')}`;

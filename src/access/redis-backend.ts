@@ -18,6 +18,7 @@ import type {
   KeyRecord,
   MailRecord,
   MailState,
+  RecordStore,
   Role,
   SessionRecord,
   Snapshot,
@@ -27,6 +28,7 @@ import type {
 } from './backend';
 import { RedisKeys } from './redis-keys';
 import { MAIL_SCRIPTS, RedisMail } from './redis-mail';
+import { RECORD_SCRIPTS, RedisRecords } from './redis-records';
 import { describeSpec, parseRedisSpec, redisClient } from './redis-spec';
 
 const SCRIPTS = {
@@ -173,12 +175,18 @@ export class RedisBackend implements Backend {
     private readonly k: RedisKeys,
   ) {
     for (const [name, def] of Object.entries(SCRIPTS)) redis.defineCommand(name, def);
-    for (const [name, def] of Object.entries(MAIL_SCRIPTS)) redis.defineCommand(name, def);
+    for (const [name, def] of Object.entries({ ...MAIL_SCRIPTS, ...RECORD_SCRIPTS })) redis.defineCommand(name, def);
     this.r = redis as Client;
     this.outbox = new RedisMail(redis, k.mailPrefix, k.mailSet);
+    this.records = new RedisRecords(redis, k.recordPrefix);
   }
 
   private readonly outbox: RedisMail;
+  private readonly records: RedisRecords;
+  readonly putRecord: RecordStore['putRecord'] = (...a) => this.records.putRecord(...a);
+  readonly getRecord: RecordStore['getRecord'] = (...a) => this.records.getRecord(...a);
+  readonly listRecords: RecordStore['listRecords'] = (...a) => this.records.listRecords(...a);
+  readonly deleteRecord: RecordStore['deleteRecord'] = (...a) => this.records.deleteRecord(...a);
 
   addMail(m: MailRecord, ttlMs: number): Promise<boolean> {
     return this.outbox.addMail(m, ttlMs);
@@ -553,6 +561,6 @@ function failed(results: [Error | null, unknown][] | null): number[] {
 function loadScripts(redis: Redis | Cluster): void {
   const nodes = redis.isCluster ? (redis as Cluster).nodes('master') : [redis];
   for (const node of nodes)
-    for (const def of [...Object.values(SCRIPTS), ...Object.values(MAIL_SCRIPTS)])
+    for (const def of [...Object.values(SCRIPTS), ...Object.values(MAIL_SCRIPTS), ...Object.values(RECORD_SCRIPTS)])
       node.script('LOAD', def.lua).catch(() => {});
 }

@@ -76,6 +76,11 @@ export class RedisKeys {
     return `${this.ctl}mails`;
   }
 
+  /** The dashboard's records of a kind and group: `recordPrefix + KIND:GROUP` (and `…:t`). */
+  get recordPrefix(): string {
+    return `${this.ctl}rec:`;
+  }
+
   get settings(): string {
     return `${this.ctl}settings`;
   }

@@ -14,6 +14,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { MAIL_SCHEMA, SqliteMail } from './sqlite-mail';
+import { RECORDS_SCHEMA, SqliteRecords } from './sqlite-records';
 import type {
   AccountRecord,
   Backend,
@@ -23,6 +24,7 @@ import type {
   KeyRecord,
   MailRecord,
   MailState,
+  RecordStore,
   Role,
   SessionRecord,
   Snapshot,
@@ -86,6 +88,7 @@ function migrate(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SCHEMA);
     db.exec(MAIL_SCHEMA);
+    db.exec(RECORDS_SCHEMA);
     for (const [table, column, definition] of ADDED_COLUMNS) {
       const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
       if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
@@ -279,13 +282,17 @@ export class SqliteBackend implements Backend {
     this.db = new Database(path, { timeout: 0 });
     const { dev, ino } = statSync(path);
     this.file = { fd: openSync(path, 'r'), dev, ino };
-    this.outbox = new SqliteMail(
-      () => (this.s, this.db),
-      (step) => this.attempt(step),
-    );
+    const db = () => (this.s, this.db);
+    this.outbox = new SqliteMail(db, (step) => this.attempt(step));
+    this.records = new SqliteRecords(db, (step) => this.attempt(step));
   }
 
   private readonly outbox: SqliteMail;
+  private readonly records: SqliteRecords;
+  readonly putRecord: RecordStore['putRecord'] = (...a) => this.records.putRecord(...a);
+  readonly getRecord: RecordStore['getRecord'] = (...a) => this.records.getRecord(...a);
+  readonly listRecords: RecordStore['listRecords'] = (...a) => this.records.listRecords(...a);
+  readonly deleteRecord: RecordStore['deleteRecord'] = (...a) => this.records.deleteRecord(...a);
 
   addMail(m: MailRecord, ttlMs: number): Promise<boolean> {
     return this.outbox.addMail(m, ttlMs);

@@ -173,6 +173,23 @@ export const OPTIONS = {
     help: 'read the billing instructions from this UTF-8 text file',
     meaning: 'the billing instructions from a text file',
   },
+  stripeSecretKey: {
+    flags: '--stripe-secret-key <key>',
+    arg: 'KEY',
+    env: 'STRIPE_SECRET_KEY',
+    shownDefault: 'none: manual billing',
+    help: 'Stripe mode: paid plans through Stripe Checkout with this secret key (sk_test_… to try it; prefer the environment variable); needs --stripe-webhook-secret (docs/billing.md)',
+    meaning:
+      'Stripe mode: paid plans by Stripe Checkout with this key (`sk_test_…` to try it; set it in the environment) ([docs/billing.md](docs/billing.md))',
+  },
+  stripeWebhookSecret: {
+    flags: '--stripe-webhook-secret <secret>',
+    arg: 'SECRET',
+    env: 'STRIPE_WEBHOOK_SECRET',
+    shownDefault: 'none',
+    help: 'the signing secret (whsec_…) of the Stripe webhook endpoint /dashboard/billing/stripe/webhook',
+    meaning: 'signing secret (`whsec_…`) of the webhook endpoint `/dashboard/billing/stripe/webhook`',
+  },
   smtpUrl: {
     flags: '--smtp-url <url>',
     arg: 'URL',

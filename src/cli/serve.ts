@@ -33,6 +33,8 @@ interface ServeCliOptions {
   billingTextFile?: string;
   trustProxy?: boolean;
   sessionSecret?: string;
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
   smtpUrl?: string;
   mailFrom?: string;
   publicUrl?: string;
@@ -63,6 +65,12 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   if (o.sessionSecret !== undefined && o.sessionSecret.length < 32)
     throw new Error('--session-secret must have at least 32 characters');
   checkMailOptions({ smtpUrl: o.smtpUrl, from: o.mailFrom });
+  if ((o.stripeSecretKey === undefined) !== (o.stripeWebhookSecret === undefined))
+    throw new Error('Stripe mode needs both --stripe-secret-key and --stripe-webhook-secret');
+  if (o.stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(o.stripeSecretKey))
+    throw new Error('--stripe-secret-key must be a Stripe secret key (sk_test_…, sk_live_…, rk_…)');
+  if (o.stripeWebhookSecret !== undefined && !o.stripeWebhookSecret.startsWith('whsec_'))
+    throw new Error('--stripe-webhook-secret must be a webhook signing secret (whsec_…)');
   return {
     signup: o.signup,
     signupPlan: o.signupPlan,
@@ -70,6 +78,10 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
     trustProxy: o.trustProxy === true,
     sessionSecret: o.sessionSecret,
     mail: { smtpUrl: o.smtpUrl, from: o.mailFrom },
+    stripe:
+      o.stripeSecretKey === undefined
+        ? undefined
+        : { secretKey: o.stripeSecretKey, webhookSecret: o.stripeWebhookSecret! },
     publicUrl: o.publicUrl,
   };
 }
@@ -82,6 +94,8 @@ export function addDashboardOptions(cmd: Command): Command {
     .addOption(option('signupPlan'))
     .addOption(option('billingText'))
     .addOption(option('billingTextFile'))
+    .addOption(option('stripeSecretKey'))
+    .addOption(option('stripeWebhookSecret'))
     .addOption(option('smtpUrl'))
     .addOption(option('mailFrom'))
     .addOption(option('publicUrl').argParser(parsePublicUrl))

@@ -23,7 +23,8 @@ import type { AccessAccounts, UserRecord } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
-import { ABSOLUTE_MS } from './settings';
+import { ABSOLUTE_MS, type DashboardSettings } from './settings';
+import { standingOf, wallOf, type Wall } from './wall';
 import { PREFIX, errorPage, type DashboardDeps } from './pages';
 import { accountRoutes } from './routes/account';
 import { keyRoutes } from './routes/keys';
@@ -32,6 +33,10 @@ import { playgroundRoutes } from './routes/playground';
 import { adminRoutes } from './routes/admin';
 import { adminMailRoutes } from './routes/admin-mail';
 import { forgotRoutes } from './routes/forgot';
+import { planRoutes } from './routes/plans';
+import { adminRequestRoutes } from './routes/admin-requests';
+import { billingRoutes, stripeWebhook } from './routes/billing';
+export { StripeBilling } from './stripe';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
 export { PREFIX, errorPage, type DashboardDeps } from './pages';
@@ -52,6 +57,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: UserRecord | null;
+    /** The wall the signed-in account's keys are at (the banner); null when they are served. */
+    wall: Wall | null;
   }
   interface FastifyReply {
     page(view: string, data?: Record<string, unknown>): FastifyReply;
@@ -62,6 +69,7 @@ declare module 'fastify' {
 export interface PageData {
   title: string;
   user: UserRecord | null;
+  wall: Wall | null;
   csrf: string;
   path: string;
   notice?: string;
@@ -92,11 +100,13 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     templates: VIEWS,
   });
   app.decorateRequest('user', null);
+  app.decorateRequest('wall', null);
   app.decorateReply('page', function (this: FastifyReply, name: string, data: Record<string, unknown> = {}) {
     const req = this.request;
     const page: PageData = {
       title: '',
       user: req.user,
+      wall: req.wall,
       csrf: this.generateCsrf(),
       path: req.url,
       ...data,
@@ -130,8 +140,17 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       index: false,
     });
   });
-  const { accounts, access, catalogue, settings, mailer } = deps; // not the options' `prefix`, already applied
-  await app.register(pages, { accounts, access, catalogue, settings, mailer });
+  const { accounts, access, catalogue, settings, mailer, billing } = deps; // not the options' `prefix`, already applied
+  const all: DashboardDeps = { accounts, access, catalogue, settings, mailer, billing };
+  await app.register(stripeWebhook, all);
+  if (billing !== undefined) {
+    const report = () =>
+      void billing.reportOverage().catch((err: unknown) => app.log.warn({ err: String(err) }, 'overage not reported'));
+    const first = setTimeout(report, 10_000).unref();
+    const hourly = setInterval(report, 3_600_000).unref();
+    app.addHook('onClose', () => (clearTimeout(first), clearInterval(hourly)));
+  }
+  await app.register(pages, all);
 }
 
 async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -154,13 +173,16 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   });
   await app.register(csrf, { sessionPlugin: '@fastify/session' });
   await app.register(formbody, { bodyLimit: 256 * 1024 });
-  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts));
+  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts, settings));
 
   app.get('/', { schema: { hide: true } }, (req, reply) =>
     reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
   );
   accountRoutes(app, deps);
   forgotRoutes(app, deps);
+  planRoutes(app, deps);
+  billingRoutes(app, deps);
+  adminRequestRoutes(app, deps);
   keyRoutes(app, deps);
   usageRoutes(app, deps);
   playgroundRoutes(app, deps);
@@ -169,7 +191,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
 }
 
 /** The session's account, ended when it is past its idle or absolute end, or the account is disabled. */
-async function loadUser(req: FastifyRequest, accounts: AccessAccounts): Promise<void> {
+async function loadUser(req: FastifyRequest, accounts: AccessAccounts, settings: DashboardSettings): Promise<void> {
   const s = req.session;
   const now = accounts.now();
   s.createdAt ??= now;
@@ -185,4 +207,5 @@ async function loadUser(req: FastifyRequest, accounts: AccessAccounts): Promise<
   }
   s.seenAt = now;
   req.user = user;
+  req.wall = wallOf(user, await standingOf(accounts, user), settings.stripe !== undefined);
 }

@@ -6,6 +6,7 @@ import type { AccessAccounts, MeteredAccess } from '../access';
 import type { CatalogueRef } from '../catalogue/read-model';
 import type { DashboardSettings } from './settings';
 import type { Mailer } from '../mail';
+import type { StripeBilling } from './stripe';
 
 export const PREFIX = '/dashboard';
 
@@ -17,6 +18,8 @@ export interface DashboardDeps {
   settings: DashboardSettings;
   /** The dashboard's mail: SMTP, or the outbox admins read (src/mail). */
   mailer: Mailer;
+  /** Stripe mode (settings.stripe): made by the plugin. */
+  billing?: StripeBilling;
 }
 
 const ERRORS: Record<string, { title: string; text: string }> = {
@@ -32,6 +35,10 @@ const ERRORS: Record<string, { title: string; text: string }> = {
   bad: { title: 'Bad request', text: 'The dashboard could not read this request.' },
   missing: { title: 'Page not found', text: 'There is no such page, or it is not yours to see.' },
   forbidden: { title: 'Admins only', text: 'This page is for the operators of this service.' },
+  billing: {
+    title: 'Billing is unavailable',
+    text: 'The payment provider could not be reached just now. Nothing was changed or charged. Please retry in a minute.',
+  },
   bug: { title: 'Something went wrong', text: 'The dashboard hit an error. It has been logged; please retry.' },
 };
 
@@ -47,5 +54,5 @@ export function errorPage(reply: FastifyReply, status: number, kind: keyof typeo
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .view('error.eta', { title: e.title, text: e.text, status, user: reply.request.user, csrf, path: '' });
+    .view('error.eta', { title: e.title, text: e.text, status, user: reply.request.user, wall: null, csrf, path: '' });
 }

@@ -14,12 +14,23 @@ export interface DashboardSettings {
   trustProxy: boolean;
   /** Signs the session cookie; undefined: one generated once and kept in the access store. */
   sessionSecret?: string;
+  /** Stripe mode (docs/billing.md): paid plans through Stripe Checkout; none: manual billing. */
+  stripe?: StripeSettings;
   /** SMTP server and sender of the mails (src/mail); no smtpUrl: the outbox. */
   mail?: { smtpUrl?: string; from?: string };
   /** The address users reach the service at, for links in mails (undefined: the listening address). */
   publicUrl?: string;
   /** Where the API answers, for the curl example (undefined: this page's own origin). */
   apiUrl?: string;
+}
+
+export interface StripeSettings {
+  /** sk_live_… or sk_test_… (a restricted key rk_… works too). */
+  secretKey: string;
+  /** whsec_…: webhooks whose signature does not verify with it are refused. */
+  webhookSecret: string;
+  /** Another address for Stripe's API (tests: a local server); default Stripe's own. */
+  apiBase?: string;
 }
 
 /** A session not used for this long ends. */

@@ -30,7 +30,14 @@ export interface DashboardServer {
 
 export async function startDashboard(
   settings: Partial<DashboardSettings> = {},
-  opts: { store?: string; catalogue?: string; dir?: string; logger?: Logger; dashboardPort?: number } = {},
+  opts: {
+    store?: string;
+    catalogue?: string;
+    dir?: string;
+    logger?: Logger;
+    dashboardPort?: number;
+    plans?: string;
+  } = {},
 ): Promise<DashboardServer> {
   const own = opts.dir === undefined;
   const { file, dir } =
@@ -39,7 +46,7 @@ export async function startDashboard(
       : await buildFixture();
   const store = opts.store ?? `sqlite:${path.join(dir, 'access.sqlite')}`;
   const clock = new TestClock();
-  const accounts = await openAccounts(store, { purpose: 'admin' });
+  const accounts = await openAccounts(store, { purpose: 'admin', plansFile: opts.plans });
   await accounts.signUp(ADMIN.email, ADMIN.password, 'pro', 'admin');
   await accounts.close();
   const server = await startServer({
@@ -47,6 +54,7 @@ export async function startDashboard(
     host: '127.0.0.1',
     port: 0,
     access: store,
+    plans: opts.plans,
     clock,
     logger: opts.logger ?? pino({ level: 'silent' }),
     dashboard: { ...DEFAULT_SETTINGS, ...settings },

@@ -110,12 +110,10 @@ export function accountRoutes(app: FastifyInstance, { accounts, settings }: Dash
 
   app.get('/account', { ...HIDE, preHandler: requireUser }, async (req, reply) => {
     const user = req.user!;
-    const usage = await accounts.usage();
-    const mine = usage.accounts.find((a) => a.account === user.name);
     const keys = await accounts.keys(user.name);
     return reply.page('account.eta', {
       title: 'Your account',
-      facts: await planFacts(accounts, user, keys, mine?.calls ?? 0),
+      facts: await planFacts(accounts, user, keys),
       billingText: settings.billingText,
       keys: keys.length,
     });

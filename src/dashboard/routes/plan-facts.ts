@@ -1,7 +1,8 @@
 // What an account's plan includes and where its billing stands, in words for the pages.
 // Guarantees: the same rules the API applies (src/access/control.ts): a disabled account, then
 // payment required, then an ended trial.
-import type { AccessAccounts, AccountRecord, KeyRecord, Plan } from '../../access';
+import type { AccessAccounts, AccountRecord, KeyRecord, Plan, UserRecord } from '../../access';
+import { standingOf, wallOf, type WallKind } from '../wall';
 
 export interface PlanFacts {
   plan: string;
@@ -11,9 +12,18 @@ export interface PlanFacts {
   rate: string;
   barcode: boolean;
   trial: { requests: number; left: number | null; ends: string | null } | null;
-  state: 'active' | 'payment required' | 'trial ended' | 'disabled';
+  state: 'active' | 'payment required' | 'trial ended' | 'disabled' | 'trial used' | 'cap reached' | 'ceiling reached';
   callsThisMonth: number;
 }
+
+const STATE: Record<WallKind, PlanFacts['state']> = {
+  disabled: 'disabled',
+  payment: 'payment required',
+  'trial-ended': 'trial ended',
+  'trial-used': 'trial used',
+  cap: 'cap reached',
+  ceiling: 'ceiling reached',
+};
 
 const DAY_MS = 86_400_000;
 const n = (v: number) => v.toLocaleString('en');
@@ -25,20 +35,26 @@ export function billingState(a: AccountRecord, plan: Plan | undefined, now: numb
   return 'active';
 }
 
-export async function planFacts(
-  accounts: AccessAccounts,
-  a: AccountRecord,
-  keys: KeyRecord[],
-  callsThisMonth: number,
-): Promise<PlanFacts> {
+/** The account's plan in words and its billing state: 'active' only while the API serves its keys. */
+export async function planFacts(accounts: AccessAccounts, a: UserRecord, keys: KeyRecord[]): Promise<PlanFacts> {
   const name = a.plan ?? keys[0]?.plan ?? '';
   const plan = accounts.plans.get(name);
   const trial = plan?.trial ?? null;
+  const standing = await standingOf(accounts, a, keys);
+  const wall = wallOf(a, standing, false);
   return {
     plan: name,
     known: plan !== undefined,
-    included: plan?.monthlyIncluded == null ? 'none' : `${n(plan.monthlyIncluded)} calls a month`,
-    ceiling: plan?.monthlyCeiling == null ? 'none' : `${n(plan.monthlyCeiling)} calls a month per key`,
+    included: trial
+      ? `${n(trial.requests)} requests in all, for ${n(trial.days)} days from the first key`
+      : plan?.monthlyIncluded == null
+        ? 'no monthly allowance'
+        : `${n(plan.monthlyIncluded)} calls a month`,
+    ceiling: trial
+      ? 'the trial requests'
+      : plan?.monthlyCeiling == null
+        ? 'none'
+        : `${n(plan.monthlyCeiling)} calls a month per key`,
     rate: plan?.ratePerSecond == null ? 'no limit' : `${n(plan.ratePerSecond)} requests a second per key`,
     barcode: plan?.barcode ?? false,
     trial:
@@ -46,10 +62,10 @@ export async function planFacts(
         ? null
         : {
             requests: trial.requests,
-            left: Math.max(0, trial.requests - (await accounts.trialUsed(a.name))),
+            left: Math.max(0, trial.requests - standing.trialUsed),
             ends: a.firstKeyAt > 0 ? new Date(a.firstKeyAt + trial.days * DAY_MS).toISOString().slice(0, 10) : null,
           },
-    state: billingState(a, plan, accounts.now()),
-    callsThisMonth,
+    state: wall === null ? 'active' : STATE[wall.kind],
+    callsThisMonth: standing.callsThisMonth,
   };
 }
