@@ -173,7 +173,8 @@ test(
     assert.equal(await statusSoon(other, 402), 402, 'payment required reaches the API');
 
     await page.goto(`${t.url}/dashboard/account`);
-    assert.match(await page.locator('article.alert').innerText(), /Payment required/);
+    assert.match(await page.locator('section.banner').innerText(), /Payment required[^]*How to pay/);
+    assert.doesNotMatch(await page.locator('.state').innerText(), /active/);
     assert.match(await page.locator('.billing-text').innerText(), /<script>alert\("x"\)<\/script> "quoted"/);
     await shoot(page, 'account-payment-required');
 
