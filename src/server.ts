@@ -16,7 +16,7 @@ import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
-import { dashboard, PREFIX, StripeBilling, type DashboardSettings } from './dashboard';
+import { dashboard, PREFIX, StripeBilling, UsageAlerts, type DashboardSettings } from './dashboard';
 import { Mailer } from './mail';
 
 export interface ServeOptions {
@@ -50,6 +50,8 @@ export interface RunningServer {
   mailer?: Mailer;
   /** Stripe mode's billing (when the dashboard is served with settings.stripe). */
   billing?: StripeBilling;
+  /** The usage alerts' check (when the dashboard is served). */
+  alerts?: UsageAlerts;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     accounts === undefined || settings?.stripe === undefined
       ? undefined
       : new StripeBilling(settings.stripe, accounts, mailer!, () => settings.billingText);
+  const alerts = accounts === undefined ? undefined : new UsageAlerts(accounts, mailer!);
   const pages =
     accounts === undefined
       ? undefined
@@ -144,6 +147,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             settings: settings!,
             mailer: mailer!,
             billing,
+            alerts,
           }));
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
@@ -180,6 +184,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     dashboardUrl,
     mailer,
     billing,
+    alerts,
     metricsUrl: metricsServer && urlOf(metricsServer, opts.metricsHost ?? '127.0.0.1') + '/metrics',
     catalogue: ref,
     reloader,

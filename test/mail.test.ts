@@ -101,7 +101,7 @@ for (const kind of ['sqlite', 'redis'] as const) {
       const event = `reset:${kind}:${randomBytes(4).toString('hex')}`;
       assert.equal(await mailer.send(event, 'dev@example.com', 'reset', reset), 'sent');
       const [m] = (await smtp.waitFor(before + 1)).slice(before);
-      assert.equal(m.subject, 'Choose a new password for the Cosmetics Catalogue API');
+      assert.equal(m.subject, 'Choose a new password for Cosmetics Catalogue API');
       assert.deepEqual(m.from?.value, [{ name: 'Catalogue', address: 'no-reply@example.com' }]);
       assert.equal((m.to as { text: string }).text, 'dev@example.com');
       assert.match(m.text ?? '', /https:\/\/api\.example\.com\/dashboard\/reset\/abc/);

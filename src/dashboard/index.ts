@@ -34,14 +34,18 @@ import { adminRoutes } from './routes/admin';
 import { adminMailRoutes } from './routes/admin-mail';
 import { forgotRoutes } from './routes/forgot';
 import { planRoutes } from './routes/plans';
+import { prefsRoutes } from './routes/prefs';
 import { adminRequestRoutes } from './routes/admin-requests';
 import { billingRoutes, stripeWebhook } from './routes/billing';
 export { StripeBilling } from './stripe';
+export { UsageAlerts } from './alerts';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
 export { PREFIX, errorPage, type DashboardDeps } from './pages';
 
 export const COOKIE = 'catalogue_session';
+/** How often each instance checks the usage alerts (each alert is mailed once, whoever finds it first). */
+export const ALERT_MS = 5 * 60_000;
 /** Only the dashboard's own files: no inline script or style, no other origin, no framing. */
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -140,16 +144,20 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       index: false,
     });
   });
-  const { accounts, access, catalogue, settings, mailer, billing } = deps; // not the options' `prefix`, already applied
-  const all: DashboardDeps = { accounts, access, catalogue, settings, mailer, billing };
+  const { accounts, access, catalogue, settings, mailer, billing, alerts } = deps; // not the options' `prefix`, already applied
+  const all: DashboardDeps = { accounts, access, catalogue, settings, mailer, billing, alerts };
   await app.register(stripeWebhook, all);
-  if (billing !== undefined) {
-    const report = () =>
-      void billing.reportOverage().catch((err: unknown) => app.log.warn({ err: String(err) }, 'overage not reported'));
-    const first = setTimeout(report, 10_000).unref();
-    const hourly = setInterval(report, 3_600_000).unref();
-    app.addHook('onClose', () => (clearTimeout(first), clearInterval(hourly)));
-  }
+  const every = (ms: number, what: string, job: () => Promise<unknown>) => {
+    const run = () => void job().catch((err: unknown) => app.log.warn({ err: String(err) }, what));
+    const first = setTimeout(run, 10_000).unref();
+    const timer = setInterval(run, ms).unref();
+    app.addHook('onClose', async () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    });
+  };
+  if (billing !== undefined) every(3_600_000, 'overage not reported', () => billing.reportOverage());
+  if (alerts !== undefined) every(ALERT_MS, 'usage alerts not checked', () => alerts.check());
   await app.register(pages, all);
 }
 
@@ -181,6 +189,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   accountRoutes(app, deps);
   forgotRoutes(app, deps);
   planRoutes(app, deps);
+  prefsRoutes(app, deps);
   billingRoutes(app, deps);
   adminRequestRoutes(app, deps);
   keyRoutes(app, deps);

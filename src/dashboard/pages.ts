@@ -7,6 +7,7 @@ import type { CatalogueRef } from '../catalogue/read-model';
 import type { DashboardSettings } from './settings';
 import type { Mailer } from '../mail';
 import type { StripeBilling } from './stripe';
+import type { UsageAlerts } from './alerts';
 
 export const PREFIX = '/dashboard';
 
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   mailer: Mailer;
   /** Stripe mode (settings.stripe): made by the plugin. */
   billing?: StripeBilling;
+  /** Usage alerts by mail, checked every ALERT_MS by the plugin. */
+  alerts?: UsageAlerts;
 }
 
 const ERRORS: Record<string, { title: string; text: string }> = {

@@ -28,7 +28,7 @@ export type MailOutcome = 'sent' | 'outbox' | 'duplicate' | 'failed' | 'unavaila
 
 /** Mails are kept (outbox, log) this long. */
 export const KEEP_MS = 30 * 86_400_000;
-const SERVICE = 'the Cosmetics Catalogue API';
+const SERVICE = 'Cosmetics Catalogue API';
 
 /** Throws, naming the option, when the mail options cannot work; the message never shows a password. */
 export function checkMailOptions(o: MailOptions): void {

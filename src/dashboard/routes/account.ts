@@ -116,6 +116,7 @@ export function accountRoutes(app: FastifyInstance, { accounts, settings }: Dash
       facts: await planFacts(accounts, user, keys),
       billingText: settings.billingText,
       keys: keys.length,
+      alerts: (await accounts.selfServe.prefs(user.name)).alerts,
     });
   });
 
