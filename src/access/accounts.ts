@@ -23,8 +23,8 @@ import type {
 } from './backend';
 import { dummyCheck, hashPassword, verifyPassword } from './passwords';
 import type { Plans } from './plans';
-import { hashSecret, newAccountName, newKeyId, newSecret } from './secret';
-import { SelfServe } from './selfserve';
+import { hashSecret, newAccountName, newKeyId, newSecret, PREFIX_CHARS, rememberPrefix } from './secret';
+import { SelfServe, type Invite } from './selfserve';
 import { monthOf } from './time';
 import type { Clock } from './types';
 
@@ -180,6 +180,7 @@ export class AccessAccounts {
       name,
     };
     await this.guard(() => this.store.createKey(record));
+    await this.rememberPrefix(key, record.id);
     return { id: record.id, key, name, plan };
   }
 
@@ -200,7 +201,40 @@ export class AccessAccounts {
     const key = newSecret();
     const until = graceMs > 0 ? this.clock.now() + graceMs : 0;
     if (!(await this.guard(() => this.store.rollKey(id, hashSecret(key)!, until)))) return null;
+    await this.rememberPrefix(key, id);
     return { id, key, name: k.name ?? '', plan: k.plan };
+  }
+
+  /** Keeps the secret's first PREFIX_CHARS characters after `ck_` (48 of its 256 bits) to find the key by. */
+  private async rememberPrefix(secret: string, id: string): Promise<void> {
+    await this.guard(() => rememberPrefix(this.store, secret, id, this.clock.now()));
+  }
+
+  /**
+   * Keys an admin looks for: by a whole secret (its hash, the current or a rolled one), by the
+   * first characters of a key id (`key_…`), or by the first PREFIX_CHARS characters of a secret
+   * after `ck_` (kept for keys made or rolled since this release). At most 50.
+   */
+  async findKeys(q: string): Promise<KeyRecord[]> {
+    const query = q.trim();
+    if (query.length < 6) return [];
+    const keys = (await this.snapshot()).keys;
+    const h = hashSecret(query);
+    if (h !== undefined) return keys.filter((k) => k.hash === h || k.previousHash === h);
+    if (query.startsWith('key_')) return keys.filter((k) => k.id.startsWith(query)).slice(0, 50);
+    if (query.startsWith('ck_') && query.length >= 3 + PREFIX_CHARS) {
+      const { records } = await this.guard(() =>
+        this.store.listRecords('key-prefix', query.slice(3, 3 + PREFIX_CHARS), 0, 50),
+      );
+      const ids = new Set(records.map((r) => r.id));
+      return keys.filter((k) => ids.has(k.id));
+    }
+    return [];
+  }
+
+  /** Disables any key (an admin's action); false when there is none with this id. */
+  disableAnyKey(id: string): Promise<boolean> {
+    return this.guard(() => this.store.disableKey(id));
   }
 
   trialUsed(account: string): Promise<number> {
@@ -247,6 +281,23 @@ export class AccessAccounts {
   async invite(plan: string): Promise<{ token: string; expiresAt: number }> {
     if (plan !== '' && !this.plans.has(plan)) throw new Error(`unknown plan "${plan}"`);
     return this.putToken({ kind: 'invite', account: '', plan, expiresAt: this.clock.now() + INVITE_MS });
+  }
+
+  /** Invitations still usable (not used, revoked or expired), newest first. */
+  async invites(): Promise<Invite[]> {
+    const all = await this.selfServe.invites();
+    const now = this.clock.now();
+    const live = await Promise.all(
+      all.map(async (i) => i.expiresAt > now && (await this.guard(() => this.store.peekToken(i.id))) !== null),
+    );
+    return all.filter((_, n) => live[n]);
+  }
+
+  /** Revokes an invitation by its id (the SHA-256 of its token): the link no longer makes an account. */
+  async revokeInvite(id: string): Promise<boolean> {
+    const taken = await this.guard(() => this.store.takeToken(id));
+    await this.selfServe.forgetInvite(id);
+    return taken !== null;
   }
 
   /** A password-reset token for the account with this email (and the account); null when there is none. */
@@ -296,7 +347,7 @@ export class AccessAccounts {
 
   async updateAccount(
     name: string,
-    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean; role?: Role },
   ): Promise<boolean> {
     if (change.plan !== undefined && !this.plans.has(change.plan)) throw new Error(`unknown plan "${change.plan}"`);
     return this.guard(() => this.store.updateAccount(name, change));

@@ -3,7 +3,7 @@
 // created on a plan this deployment knows.
 import type { Backend, KeyRecord, Snapshot } from './backend';
 import type { Plans } from './plans';
-import { hashSecret, newAccountName, newKeyId, newSecret } from './secret';
+import { hashSecret, newAccountName, newKeyId, newSecret, rememberPrefix } from './secret';
 import type { Clock } from './types';
 
 export interface CreatedKey {
@@ -59,6 +59,7 @@ export class AccessAdmin {
       createdAt: this.clock.now(),
     };
     await this.store.createKey(record);
+    await rememberPrefix(this.store, key, record.id, record.createdAt);
     return { id: record.id, key, plan, account: record.account };
   }
 

@@ -174,7 +174,7 @@ export interface Backend extends MailStore, RecordStore {
   /** Account changes, each bumping the version; false when there is no such account. */
   updateAccount(
     name: string,
-    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+    change: { plan?: string; paymentRequired?: boolean; disabled?: boolean; role?: Role },
   ): Promise<boolean>;
   /** New password hash, and every session of the account ended, in one step. */
   setPassword(name: string, passwordHash: string): Promise<boolean>;

@@ -30,7 +30,7 @@ export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
 export { MeteredAccess } from './control';
 export { SelfServe } from './selfserve';
-export type { AuditEntry, BillingLink, PlanRequest, Prefs } from './selfserve';
+export type { AuditEntry, BillingLink, Invite, PlanRequest, Prefs } from './selfserve';
 export { BUILT_IN_PLANS, choiceOf, loadPlans } from './plans';
 export type { Plans } from './plans';
 export { dayOf, daysOf, monthOf, parseMonth, previousMonth } from './time';

@@ -108,7 +108,7 @@ redis.call('HSET', KEYS[2], 'paymentRequired', '0', 'firstKeyAt', '0', 'email', 
 redis.call('SADD', KEYS[3], ARGV[1]) redis.call('INCR', KEYS[4]) return 1`,
   },
   // KEYS: account hash, version, the account's key set. ARGV: key hash prefix, plan, payment
-  // required, disabled ('' leaves a field as it is). A new plan is also every key's.
+  // required, disabled, role ('' leaves a field as it is). A new plan is also every key's.
   updateAccount: {
     numberOfKeys: 3,
     lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -120,6 +120,7 @@ if ARGV[2] ~= '' then
 end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'paymentRequired', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'disabled', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'role', ARGV[5]) end
 redis.call('INCR', KEYS[2]) return 1`,
   },
   // KEYS: account hash, the account's session set. ARGV: password hash, session prefix.
@@ -458,7 +459,7 @@ export class RedisBackend implements Backend {
 
   async updateAccount(
     name: string,
-    c: { plan?: string; paymentRequired?: boolean; disabled?: boolean },
+    c: { plan?: string; paymentRequired?: boolean; disabled?: boolean; role?: Role },
   ): Promise<boolean> {
     const flag = (v: boolean | undefined) => (v === undefined ? '' : v ? '1' : '0');
     const changed = await this.r.updateAccount(
@@ -469,6 +470,7 @@ export class RedisBackend implements Backend {
       c.plan ?? '',
       flag(c.paymentRequired),
       flag(c.disabled),
+      c.role ?? '',
     );
     return changed === 1;
   }

@@ -2,8 +2,11 @@
 // is ever stored, kept in memory or looked up — never the secret itself. A lookup is by
 // that hash: its timing can reveal at most something about the hash of what the caller
 // sent, never about a stored secret (finding a preimage is infeasible), so there is no
-// separate comparison to make constant-time.
+// separate comparison to make constant-time. A key's public prefix (the first PREFIX_CHARS
+// characters after `ck_`, 48 of the 256 bits) is kept beside it so that an admin can find a
+// leaked key by the start of its secret.
 import { hash, randomBytes } from 'node:crypto';
+import type { Backend } from './backend';
 
 const PREFIX = 'ck_';
 /** 'ck_' and 43 base64url characters (32 bytes). */
@@ -35,4 +38,12 @@ export function hashSecret(secret: string | undefined): string | undefined {
 export function lookupHash(presented: string | undefined): string | undefined {
   if (presented === undefined || presented.length !== LENGTH || !presented.startsWith(PREFIX)) return undefined;
   return hash('sha256', presented, 'hex');
+}
+
+/** Characters of a secret (after `ck_`) kept to find its key by: 48 of its 256 random bits. */
+export const PREFIX_CHARS = 8;
+
+/** Records the secret's public prefix (records of kind `key-prefix`, grouped by the prefix). */
+export async function rememberPrefix(store: Backend, secret: string, id: string, at: number): Promise<void> {
+  await store.putRecord('key-prefix', secret.slice(3, 3 + PREFIX_CHARS), { id, at, data: '{}' }, false);
 }

@@ -5,7 +5,7 @@
 // when it passes it (a damaged record reads as absent); a pending request is decided once —
 // the admin (or instance) whose step removes it from the queue is the one whose decision
 // applies; every failure of the store is ApiError('unavailable').
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ApiError } from '../shared/errors';
@@ -48,6 +48,16 @@ export const BillingLinkSchema = Type.Object({
   at: Type.Number(),
 });
 export type BillingLink = Static<typeof BillingLinkSchema>;
+
+/** An invitation an admin made, listed until used, revoked or expired; kept by the SHA-256 of its token. */
+export const InviteSchema = Type.Object({
+  plan: Type.String(),
+  /** Where it was mailed ('' when the admin passed the link on). */
+  email: Type.String(),
+  by: Type.String(),
+  expiresAt: Type.Number(),
+});
+export type Invite = Static<typeof InviteSchema> & { id: string; at: number };
 
 const DEFAULT_PREFS: Prefs = { alerts: true };
 
@@ -129,13 +139,35 @@ export class SelfServe {
     return decided;
   }
 
+  // Invitations
+
+  async rememberInvite(token: string, invite: Static<typeof InviteSchema>): Promise<void> {
+    await this.write('invite', '', hash('sha256', token, 'hex'), invite);
+  }
+
+  /** Invitations made, newest first (used ones included: AccessAccounts.invites leaves them out). */
+  async invites(): Promise<Invite[]> {
+    const { records } = await this.guard(() => this.store.listRecords('invite', '', 0, 200));
+    return records.flatMap((r) => {
+      const i = parse(InviteSchema, r.data);
+      return i === null ? [] : [{ ...i, id: r.id, at: r.at }];
+    });
+  }
+
+  forgetInvite(id: string): Promise<boolean> {
+    return this.guard(() => this.store.deleteRecord('invite', '', id));
+  }
+
   // Audit log
 
   async audit(by: string, account: string, action: string): Promise<void> {
     const at = this.clock.now();
     const entry: AuditEntry = { at, by, account, action };
     const id = `${String(at).padStart(15, '0')}-${randomBytes(4).toString('hex')}`;
-    await Promise.all([this.write('audit', account, id, entry), this.write('audit', '*', id, entry)]);
+    await Promise.all([
+      this.write('audit', '*', id, entry),
+      account !== '*' && this.write('audit', account, id, entry),
+    ]);
   }
 
   /** The account's entries ('*': every account's), newest first. */

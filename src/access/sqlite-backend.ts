@@ -188,6 +188,7 @@ function prepare(db: Database.Database) {
     keysPlan: db.prepare<[string, string]>(`UPDATE keys SET plan = ? WHERE account = ?`),
     accountPayment: db.prepare<[number, string]>(`UPDATE accounts SET payment_required = ? WHERE name = ?`),
     accountDisabled: db.prepare<[number, string]>(`UPDATE accounts SET disabled = ? WHERE name = ?`),
+    accountRole: db.prepare<[string, string]>(`UPDATE accounts SET role = ? WHERE name = ?`),
     accountExists: db.prepare<[string], number>(`SELECT 1 FROM accounts WHERE name = ?`).pluck(),
     daily: db.prepare<[string, string, string], DailyRow>(
       `SELECT key_id AS keyId, day, calls, refused FROM daily
@@ -474,7 +475,10 @@ export class SqliteBackend implements Backend {
     return this.attempt(() => userRecord(this.s.user.get(name)));
   }
 
-  updateAccount(name: string, c: { plan?: string; paymentRequired?: boolean; disabled?: boolean }): Promise<boolean> {
+  updateAccount(
+    name: string,
+    c: { plan?: string; paymentRequired?: boolean; disabled?: boolean; role?: Role },
+  ): Promise<boolean> {
     return this.changed((s) => {
       if (s.accountExists.get(name) === undefined) return 0;
       if (c.plan !== undefined) {
@@ -483,6 +487,7 @@ export class SqliteBackend implements Backend {
       }
       if (c.paymentRequired !== undefined) s.accountPayment.run(c.paymentRequired ? 1 : 0, name);
       if (c.disabled !== undefined) s.accountDisabled.run(c.disabled ? 1 : 0, name);
+      if (c.role !== undefined) s.accountRole.run(c.role, name);
       return 1;
     });
   }

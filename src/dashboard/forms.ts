@@ -20,7 +20,8 @@ export function field(body: Body, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-const EMAIL = /^[^\s@<>"'()\\,;:]+@[^\s@<>"'()\\,;:]+\.[^\s@<>"'()\\,;:]+$/;
+/** The local part may hold an apostrophe (o'neil@x.io); the domain may not. */
+const EMAIL = /^[^\s@<>"()\\,;:]+@[^\s@<>"'()\\,;:]+\.[^\s@<>"'()\\,;:]+$/;
 
 export function emailError(v: string): string | undefined {
   const e = v.trim();

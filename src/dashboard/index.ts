@@ -25,6 +25,7 @@ import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
 import { ABSOLUTE_MS, type DashboardSettings } from './settings';
 import { standingOf, wallOf, type Wall } from './wall';
+import { POLL_MS, refresh } from './live-settings';
 import { PREFIX, errorPage, type DashboardDeps } from './pages';
 import { accountRoutes } from './routes/account';
 import { keyRoutes } from './routes/keys';
@@ -36,6 +37,7 @@ import { forgotRoutes } from './routes/forgot';
 import { planRoutes } from './routes/plans';
 import { prefsRoutes } from './routes/prefs';
 import { adminRequestRoutes } from './routes/admin-requests';
+import { adminKeyRoutes } from './routes/admin-keys';
 import { billingRoutes, stripeWebhook } from './routes/billing';
 export { StripeBilling } from './stripe';
 export { UsageAlerts } from './alerts';
@@ -156,6 +158,9 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       clearInterval(timer);
     });
   };
+  await refresh(settings, accounts).catch(() => {}); // the store may be down now: the poll tries again
+  const live = setInterval(() => void refresh(settings, accounts).catch(() => {}), POLL_MS).unref();
+  app.addHook('onClose', async () => clearInterval(live));
   if (billing !== undefined) every(3_600_000, 'overage not reported', () => billing.reportOverage());
   if (alerts !== undefined) every(ALERT_MS, 'usage alerts not checked', () => alerts.check());
   await app.register(pages, all);
@@ -192,6 +197,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   prefsRoutes(app, deps);
   billingRoutes(app, deps);
   adminRequestRoutes(app, deps);
+  adminKeyRoutes(app, deps);
   keyRoutes(app, deps);
   usageRoutes(app, deps);
   playgroundRoutes(app, deps);

@@ -5,15 +5,18 @@
 // developers 403; every change is CSRF-checked and reaches every API instance within a second
 // (the store's version bump).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { monthOf, parseMonth, usageCsv, type AccountRecord } from '../../access';
+import { monthOf, parseMonth, previousMonth, usageCsv, type AccountRecord } from '../../access';
 import type { DashboardDeps } from '../pages';
 import { errorPage, PREFIX } from '../pages';
-import { field, type Body } from '../forms';
+import { emailError, errorsOf, field, type Body } from '../forms';
+import { save as saveSetting } from '../live-settings';
+import { pageOf } from '../paging';
 import { form, requireAdmin } from './guards';
 import { billingState } from './plan-facts';
 import { IDLE_MS, ABSOLUTE_MS } from '../settings';
 
 const HIDE = { schema: { hide: true } };
+const PER_PAGE = 25;
 
 export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { accounts, settings } = deps;
@@ -51,19 +54,63 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const accountPage = async (req: FastifyRequest, name: string, extra: Record<string, unknown> = {}) => {
     const row = (await accountRows()).find((r) => r.name === name);
     if (row === undefined) return null;
-    return { title: row.email || row.name, a: row, plans: [...accounts.plans.keys()], self: req.user!.name, ...extra };
+    const [keys, audit] = await Promise.all([keysWithLastUse(name), accounts.selfServe.auditLog(name, 0, 20)]);
+    return {
+      title: row.email || row.name,
+      a: row,
+      plans: [...accounts.plans.keys()],
+      self: req.user!.name,
+      keys,
+      audit: audit.items,
+      ...extra,
+    };
+  };
+
+  /** The account's keys, newest first, each with the last UTC day it made calls (this month or the last). */
+  const keysWithLastUse = async (name: string) => {
+    const keys = await accounts.keys(name);
+    const now = accounts.now();
+    const days = [
+      ...(await accounts.daily(name, previousMonth(monthOf(now)), keys)),
+      ...(await accounts.daily(name, monthOf(now), keys)),
+    ];
+    const last = new Map<string, string>();
+    for (const d of days) if (d.calls > 0) last.set(d.keyId, d.day);
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name ?? '',
+      plan: k.plan,
+      disabled: k.disabled,
+      created: new Date(k.createdAt).toISOString().slice(0, 10),
+      lastUsed: last.get(k.id) ?? '',
+    }));
   };
 
   app.get('/admin', admin, (_req, reply) => reply.redirect(`${PREFIX}/admin/accounts`, 303));
 
-  app.get('/admin/accounts', admin, async (_req, reply) =>
-    reply.page('admin-accounts.eta', {
+  app.get('/admin/accounts', admin, async (req, reply) => {
+    const q =
+      typeof (req.query as Body)?.q === 'string'
+        ? field(req.query as Body, 'q')
+            .trim()
+            .toLowerCase()
+        : '';
+    const all = await accountRows();
+    const found = q === '' ? all : all.filter((r) => r.email.includes(q) || r.name.toLowerCase().includes(q));
+    const page = pageOf(req.query);
+    const invites = await accounts.invites();
+    return reply.page('admin-accounts.eta', {
       title: 'Accounts',
-      rows: await accountRows(),
+      rows: found.slice((page - 1) * PER_PAGE, page * PER_PAGE),
+      total: found.length,
+      q,
+      page,
+      pages: Math.max(1, Math.ceil(found.length / PER_PAGE)),
       plans: [...accounts.plans.keys()],
       month: monthOf(accounts.now()),
-    }),
-  );
+      invites,
+    });
+  });
 
   app.get('/admin/accounts/:name', admin, async (req, reply) => {
     const data = await accountPage(req, (req.params as { name: string }).name);
@@ -80,6 +127,7 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
       if ((await accountPage(req, name)) === null) return errorPage(reply, 404, 'missing');
       const outcome = await apply(name, req.body as Body, req);
       const extra = typeof outcome === 'string' ? { notice: outcome } : outcome;
+      if (typeof outcome === 'string') await accounts.selfServe.audit(req.user!.email, name, `${path}: ${outcome}`);
       return reply.page('admin-account.eta', (await accountPage(req, name, extra))!);
     });
 
@@ -92,6 +140,12 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   change('payment', async (name, body) => {
     const on = field(body, 'on') === '1';
     await accounts.updateAccount(name, { paymentRequired: on });
+    const user = on ? await accounts.user(name) : null;
+    if (user !== null)
+      void deps.mailer.send(`payment:${name}:${accounts.now()}`, user.email, 'payment', {
+        link: deps.mailer.link('/account#billing'),
+        billingText: settings.billingText,
+      });
     return on ? 'Payment required: every key of the account answers 402 now.' : 'Payment required is lifted.';
   });
   change('disabled', async (name, body, req) => {
@@ -100,6 +154,15 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     await accounts.updateAccount(name, { disabled: on });
     return on ? 'The account is disabled: its keys answer 403 and it cannot sign in.' : 'The account is enabled.';
   });
+  change('role', async (name, body, req) => {
+    const role = field(body, 'role') === 'admin' ? 'admin' : 'developer';
+    if (role === 'developer' && name === req.user!.name)
+      return { errors: { role: 'You cannot remove your own admin role; another admin can.' } };
+    const user = await accounts.user(name);
+    if (user === null) return { errors: { role: 'Only a dashboard account (with an email) can be an admin.' } };
+    await accounts.updateAccount(name, { role });
+    return role === 'admin' ? 'The account is an admin now.' : 'The account is a developer now (no admin pages).';
+  });
   change('reset-link', async (name, _body, req) => {
     const link = await accounts.resetLinkFor(name);
     return { link: `${origin(req)}${PREFIX}/reset/${link.token}`, linkExpires: new Date(link.expiresAt).toISOString() };
@@ -107,14 +170,39 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
 
   app.post('/admin/invites', adminForm, async (req, reply) => {
     const plan = field(req.body as Body, 'plan');
+    const email = field(req.body as Body, 'email').trim();
     if (plan !== '' && !accounts.plans.has(plan)) return errorPage(reply, 400, 'bad');
+    if (email !== '' && emailError(email) !== undefined) return errorPage(reply, 400, 'bad');
     const invite = await accounts.invite(plan);
+    const p = accounts.plans.get(plan || settings.signupPlan);
+    const until = new Date(invite.expiresAt).toISOString().slice(0, 16).replace('T', ' ');
+    await accounts.selfServe.rememberInvite(invite.token, {
+      plan: plan || settings.signupPlan,
+      email,
+      by: req.user!.email,
+      expiresAt: invite.expiresAt,
+    });
+    if (email !== '')
+      void deps.mailer.send(`invite:${invite.token}`, email, 'invite', {
+        link: deps.mailer.link(`/sign-up?invite=${invite.token}`),
+        plan: p?.name ?? plan,
+        trial: p?.trial !== null && p?.trial !== undefined,
+        price: p?.price ?? '',
+        days: 7,
+      });
     return reply.page('notice.eta', {
       title: 'Invitation link',
-      text: `Send this link to the person you invite. It makes one account on plan ${plan || settings.signupPlan}, once, until ${new Date(invite.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      text: `${email ? `Mailed to ${email}. ` : 'Send this link to the person you invite. '}It makes one account on plan ${plan || settings.signupPlan}, once, until ${until} UTC.`,
       secret: `${origin(req)}${PREFIX}/sign-up?invite=${invite.token}`,
       link: { href: `${PREFIX}/admin/accounts`, text: 'Back to accounts' },
     });
+  });
+
+  app.post('/admin/invites/:id/revoke', adminForm, async (req, reply) => {
+    const id = (req.params as { id: string }).id;
+    if (/^[0-9a-f]{64}$/.test(id) && (await accounts.revokeInvite(id)))
+      await accounts.selfServe.audit(req.user!.email, '*', 'revoked an invitation');
+    return reply.redirect(`${PREFIX}/admin/accounts#invites`, 303);
   });
 
   const monthOfQuery = (req: FastifyRequest): string | null => {
@@ -131,7 +219,9 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     const month = monthOfQuery(req);
     if (month === null)
       return reply.code(400).page('admin-usage.eta', { title: 'Usage', month: '', error: 'Month must be YYYY-MM.' });
-    return reply.page('admin-usage.eta', { title: `Usage ${month}`, month, report: await accounts.usage(month) });
+    const [report, snap] = await Promise.all([accounts.usage(month), accounts.snapshot()]);
+    const emails = Object.fromEntries(snap.accounts.filter((a) => a.email).map((a) => [a.name, a.email]));
+    return reply.page('admin-usage.eta', { title: `Usage ${month}`, month, report, emails });
   });
 
   app.get('/admin/usage.csv', admin, async (req, reply) => {
@@ -143,13 +233,47 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
       .send(usageCsv(await accounts.usage(month)));
   });
 
-  app.get('/admin/settings', admin, (_req, reply) =>
-    reply.page('admin-settings.eta', {
-      title: 'Settings',
-      s: settings,
-      plans: [...accounts.plans.values()],
-      idleMinutes: IDLE_MS / 60_000,
-      absoluteHours: ABSOLUTE_MS / 3_600_000,
-    }),
-  );
+  const settingsPage = (extra: Record<string, unknown> = {}) => ({
+    title: 'Settings',
+    s: settings,
+    plans: [...accounts.plans.values()],
+    idleMinutes: IDLE_MS / 60_000,
+    absoluteHours: ABSOLUTE_MS / 3_600_000,
+    stripe: settings.stripe !== undefined,
+    mailMode: deps.mailer.mode,
+    errors: {},
+    ...extra,
+  });
+  app.get('/admin/settings', admin, (_req, reply) => reply.page('admin-settings.eta', settingsPage()));
+
+  app.post('/admin/settings', adminForm, async (req, reply) => {
+    const body = req.body as Body;
+    const signup = field(body, 'signup');
+    const signupPlan = field(body, 'signupPlan');
+    const billingText = field(body, 'billingText').replace(/\r\n/g, '\n').trim();
+    const errors = errorsOf({
+      signup: signup === 'open' || signup === 'invite' ? undefined : 'Choose open or invitation only.',
+      signupPlan: accounts.plans.has(signupPlan) ? undefined : 'Choose one of the plans.',
+      billingText: billingText.length > 10_000 ? 'The billing instructions have at most 10,000 characters.' : undefined,
+    });
+    if (Object.keys(errors).length > 0) return reply.code(400).page('admin-settings.eta', settingsPage({ errors }));
+    const changed: string[] = [];
+    for (const [name, value] of [
+      ['signup', signup],
+      ['signupPlan', signupPlan],
+      ['billingText', billingText],
+    ] as const)
+      if (settings[name] !== value) {
+        await saveSetting(settings, accounts, name, value);
+        changed.push(name);
+      }
+    if (changed.length > 0)
+      await accounts.selfServe.audit(req.user!.email, '*', `changed the settings: ${changed.join(', ')}`);
+    return reply.page(
+      'admin-settings.eta',
+      settingsPage({
+        notice: changed.length > 0 ? 'Saved: every instance uses it within a second.' : 'Nothing changed.',
+      }),
+    );
+  });
 }
