@@ -142,7 +142,12 @@ test(
     await page.goto(`${t.url}/dashboard/keys`);
     const row = page.locator('table.keys tbody tr', { hasText: 'my <b>app</b>' });
     await row.locator('details.roll summary').click();
-    await row.locator('form[action$="/disable"] button').click();
+    await row.locator('a[href$="/disable"]').click();
+    await page.waitForURL(/\/disable$/);
+    assert.match(await page.locator('h1').innerText(), /Disable this key\?/);
+    assert.equal((await api(second)).status, 200, 'asking to disable changes nothing until confirmed');
+    await shoot(page, 'key-disable-confirm');
+    await page.locator('form[action$="/disable"] button').click();
     await page.waitForURL(/\/dashboard\/keys$/);
     assert.equal(await statusSoon(second, 403), 403, 'a disabled key is refused');
     assert.equal((await api(other)).status, 200, 'the other key still works');

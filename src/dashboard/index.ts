@@ -52,6 +52,11 @@ export const ALERT_MS = 5 * 60_000;
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** Stripe mode: a form may also lead (by its redirect) to Stripe Checkout and the customer portal. */
+export const STRIPE_CSP = CSP.replace(
+  "form-action 'self'",
+  "form-action 'self' https://checkout.stripe.com https://billing.stripe.com",
+);
 
 declare module 'fastify' {
   interface Session {
@@ -97,8 +102,9 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     contentSecurityPolicy: false,
     strictTransportSecurity: false, // the operator's proxy decides HSTS for the whole host
   });
+  const csp = deps.settings.stripe === undefined ? CSP : STRIPE_CSP;
   app.addHook('onRequest', (_req, reply, done) => {
-    reply.header('content-security-policy', CSP);
+    reply.header('content-security-policy', csp);
     done();
   });
   await app.register(view, {

@@ -42,20 +42,29 @@
   const bars = uPlot.paths.bars({ size: [0.7, 40] });
   const series = [{}];
   const data = [x];
-  t.keys.forEach((k, i) => {
+  // Bars stacked: each key's bar reaches the sum of the keys before it and its own, the refused
+  // on top; drawn tallest first, so that each shorter one shows in front of the one it sits on.
+  const layers = t.keys.map((k, i) => ({
+    label: k.name,
+    color: palette[i % palette.length],
+    of: (d) => t.calls[d][i],
+  }));
+  layers.push({ label: 'refused (429)', color: '#c62828', of: (d) => t.refused[d] });
+  let below = x.map(() => 0);
+  const stacked = layers.map((l) => (below = below.map((b, d) => b + l.of(d))));
+  for (let i = layers.length - 1; i >= 0; i--) {
     series.push({
-      label: k.name,
-      stroke: palette[i % palette.length],
-      fill: palette[i % palette.length] + '88',
+      label: layers[i].label,
+      stroke: layers[i].color,
+      fill: layers[i].color + 'aa',
       paths: bars,
       scale: 'day',
     });
-    data.push(t.calls.map((row) => row[i]));
-  });
-  series.push({ label: 'refused (429)', stroke: '#c62828', fill: '#c6282866', paths: bars, scale: 'day' });
-  data.push(t.refused);
+    data.push(stacked[i]);
+  }
+  // The month so far stops at the last day with figures (today), not flat into the future.
   series.push({ label: 'month so far', stroke: '#222', width: 2, scale: 'month' });
-  data.push(t.cumulative);
+  data.push(t.cumulative.map((c, d) => (t.days[d] <= t.upTo ? c : null)));
   if (t.included !== null) {
     series.push({ label: 'included', stroke: '#198038', dash: [6, 4], scale: 'month' });
     data.push(x.map(() => t.included));
@@ -66,6 +75,16 @@
   }
   const top = Math.max(1, ...t.cumulative, t.included || 0, t.ceiling || 0);
   const width = () => Math.max(280, box.parentElement.clientWidth);
+  // Whole calls only on the axes (an empty month reads 0 and 1, not 0.2 steps).
+  const incrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6];
+  // An axis as wide as its longest tick label, so its title never sits on the ticks.
+  const fit = (u, values, i, cycle) => {
+    const axis = u.axes[i];
+    if (cycle > 1) return axis._size;
+    const longest = (values || []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+    u.ctx.font = axis.font[0];
+    return Math.ceil(axis.ticks.size + axis.gap + u.ctx.measureText(longest).width / devicePixelRatio) + 4;
+  };
   const opts = {
     width: width(),
     height: Math.max(220, Math.min(360, Math.round(width() * 0.5))),
@@ -77,8 +96,8 @@
     },
     axes: [
       {},
-      { scale: 'day', label: 'calls a day' },
-      { scale: 'month', side: 1, label: 'calls this month', grid: { show: false } },
+      { scale: 'day', label: 'calls a day', incrs, size: fit },
+      { scale: 'month', side: 1, label: 'calls this month', grid: { show: false }, incrs, size: fit },
     ],
     legend: { live: false },
   };

@@ -24,7 +24,14 @@ async function startSession(req: FastifyRequest, user: UserRecord, now: number):
 export function accountRoutes(app: FastifyInstance, { accounts, settings }: DashboardDeps): void {
   app.get('/sign-in', HIDE, (req, reply) => {
     if (req.user) return reply.redirect(`${PREFIX}/account`, 303);
-    return reply.page('sign-in.eta', { title: 'Sign in', email: '', errors: {}, signup: settings.signup });
+    const signedOut = (req.query as Body)?.['signed-out'] === '1';
+    return reply.page('sign-in.eta', {
+      title: 'Sign in',
+      email: '',
+      errors: {},
+      signup: settings.signup,
+      notice: signedOut ? 'You are signed out.' : undefined,
+    });
   });
 
   app.post('/sign-in', { ...HIDE, preHandler: form(app) }, async (req, reply) => {

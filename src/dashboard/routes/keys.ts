@@ -96,6 +96,12 @@ export function keyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     return reply.page('key-secret.eta', secretPage(req, k, grace.text));
   });
 
+  app.get('/keys/:id/disable', { ...HIDE, preHandler: requireUser }, async (req, reply) => {
+    const k = await accounts.ownKey(req.user!.name, (req.params as { id: string }).id);
+    if (k === null || k.disabled) return errorPage(reply, 404, 'missing');
+    return reply.page('key-disable.eta', { title: 'Disable this key?', key: k });
+  });
+
   app.post('/keys/:id/disable', { ...HIDE, preHandler: form(app, requireUser) }, async (req, reply) => {
     const id = (req.params as { id: string }).id;
     if (!(await accounts.disableKey(req.user!.name, id))) return errorPage(reply, 404, 'missing');

@@ -3,7 +3,7 @@
 // numbers, and a CSV of them. Guarantees: only the signed-in account's keys are read; months
 // other than this one and the last are refused with a message.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { daysOf, monthOf, previousMonth, type DailyRow, type KeyRecord } from '../../access';
+import { dayOf, daysOf, monthOf, previousMonth, type DailyRow, type KeyRecord } from '../../access';
 import type { DashboardDeps } from '../pages';
 import { csv } from '../csv';
 import { requireUser } from './guards';
@@ -21,7 +21,9 @@ export interface UsageTable {
   total: number[];
   refused: number[];
   cumulative: number[];
-  /** Per key and month (the plan's); null for none. */
+  /** The last day with figures (today in the current month): the chart's month-so-far line stops there. */
+  upTo: string;
+  /** For the whole account and month (the plan's); null for none. */
   included: number | null;
   ceiling: number | null;
   ceilingText: string;
@@ -34,6 +36,7 @@ export function usageTable(
   included: number | null,
   ceiling: number | null,
   ceilingText: string,
+  today = '9999-12-31',
 ): UsageTable {
   const days = daysOf(month);
   const dayIndex = new Map(days.map((d, i) => [d, i]));
@@ -60,6 +63,7 @@ export function usageTable(
     total,
     refused,
     cumulative,
+    upTo: days.filter((d) => d <= today).at(-1) ?? days[0],
     included,
     ceiling,
     ceilingText,
@@ -84,7 +88,8 @@ async function tableFor(req: FastifyRequest, deps: DashboardDeps): Promise<Usage
     rows,
     trial ? null : (plan?.monthlyIncluded ?? null),
     trial ? trial.requests : (plan?.monthlyCeiling ?? null),
-    trial ? 'trial requests (whole account, ever)' : 'ceiling (per key)',
+    trial ? 'trial requests (whole account, ever)' : 'ceiling (whole account)',
+    dayOf(accounts.now()),
   );
 }
 
