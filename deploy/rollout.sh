@@ -9,7 +9,7 @@ SRC=$1; BUILT_AT=$2; shift 2
 DIR=/srv/catalogue
 NEXT=$DIR/release-$BUILT_AT.db
 cd /opt/catalogue
-node bin/catalogue.js build --source "$SRC" --out "$NEXT" --built-at "$BUILT_AT"
+node_modules/.bin/node bin/catalogue.js build --source "$SRC" --out "$NEXT" --built-at "$BUILT_AT"
 for PORT in "$@"; do
   ln -f "$NEXT" "$DIR/.next-$PORT.db"
   mv -f "$DIR/.next-$PORT.db" "$DIR/instance-$PORT.db"
