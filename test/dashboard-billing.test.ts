@@ -139,7 +139,13 @@ for (const kind of ['sqlite', 'redis'] as const) {
       const waiting = await dev.page('/dashboard/plans');
       assert.match(waiting.html, /You asked for the <strong>starter|You asked for the starter plan/);
       assert.match(waiting.html, /IBAN XX00/, 'the operator billing instructions are shown');
-      assert.equal((await dev.post('/dashboard/plans/choose', { _csrf: p2.csrf, plan: 'trial' })).status, 400);
+      const p3 = await dev.page('/dashboard/plans');
+      assert.equal((await dev.post('/dashboard/plans/choose', { _csrf: p3.csrf, plan: 'trial' })).status, 400);
+      assert.equal(
+        (await dev.post('/dashboard/plans/choose', { _csrf: p2.csrf, plan: 'starter' })).status,
+        409,
+        'a form sent twice acts once',
+      );
 
       const admin = new Client(b.url);
       assert.equal((await admin.signIn(ADMIN.email, ADMIN.password)).status, 303);
@@ -147,7 +153,8 @@ for (const kind of ['sqlite', 'redis'] as const) {
       assert.match(queue.html, /manual@example\.com/);
       const action = /action="(\/dashboard\/admin\/requests\/[^"]+)"/.exec(queue.html)![1];
       assert.equal((await admin.post(action, { _csrf: queue.csrf, decision: 'approve' })).status, 303);
-      assert.equal((await admin.post(action, { _csrf: queue.csrf, decision: 'decline' })).status, 303);
+      const stale = await admin.page('/dashboard/admin/requests'); // another admin's page, shown before the approval
+      assert.equal((await admin.post(action, { _csrf: stale.csrf, decision: 'decline' })).status, 303);
       assert.match((await admin.page('/dashboard/admin/requests?done=gone')).html, /decided already/);
       const mine = await dev.page('/dashboard/plans');
       assert.match(mine.html, /<h2 class="h4">starter<\/h2><span class="state state-active">your plan/);

@@ -1,11 +1,11 @@
 // The dashboard in a real headless browser (Debian's chromium via playwright-core), as an app
 // builder and an operator use it: open sign-up → a key (its secret copied from the page) → calls
-// to /v1 with it → the usage chart and table show them → a roll with a grace period (both
-// secrets work, then only the new one, on the server's injected clock) → disable → 403; and an
-// admin changing the account's plan and setting payment required (402) and lifting it. Every
-// main page is saved as a screenshot at desktop and phone width under var/screenshots/. No page
-// may log a script error or a CSP violation. Skipped, with a message, when /usr/bin/chromium is
-// absent outside CI.
+// to /v1 with it → the usage chart and table show them → a roll with a grace period, its button
+// pressed twice (both secrets work, then only the new one, on the server's injected clock) →
+// disable → 403; and an admin changing the account's plan and setting payment required (402)
+// and lifting it. Every main page is saved as a screenshot at desktop and phone width under
+// var/screenshots/. No page may log a script error or a CSP violation. Skipped, with a message,
+// when /usr/bin/chromium is absent outside CI.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -113,7 +113,20 @@ test(
     await page.locator('details.roll summary').first().click();
     await shoot(page, 'keys');
     await page.locator('details.roll input[value="1h"]').check();
-    await page.locator('details.roll form[action$="/roll"] button').click();
+    // A double press, the second while the first is on its way (its answer held back 400 ms): one roll.
+    await page.route('**/roll', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 400));
+      await route.fulfill({ response }).catch(() => {}); // a request the browser gave up
+    });
+    const rollButton = page.locator('details.roll form[action$="/roll"] button');
+    await rollButton.scrollIntoViewIfNeeded(); // the mouse presses inside the viewport only
+    const box = (await rollButton.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(100);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('#secret-value').waitFor();
+    await page.unroute('**/roll');
     const second = (await page.locator('#secret-value').innerText()).trim();
     assert.notEqual(second, first);
     assert.equal(await statusSoon(second, 200), 200, 'the new secret works');

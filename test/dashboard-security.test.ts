@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { IDLE_MS, ABSOLUTE_MS } from '../src/dashboard/settings';
-import { COOKIE, CSP } from '../src/dashboard';
+import { COOKIE, CSP, CSRF_COOKIE } from '../src/dashboard';
 import { MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from '../src/access';
 import { ADMIN, Client, startDashboard, type DashboardServer } from './support/dashboard';
 import { productId } from './support/fixture';
@@ -33,18 +33,28 @@ before(async () => {
 after(() => t?.close());
 
 describe('sessions', () => {
-  test('the cookie is HttpOnly, SameSite=Lax, on /dashboard, Secure only over HTTPS behind the proxy', async () => {
-    const plain = await new Client(t.url).get('/dashboard/sign-in');
-    const cookie = plain.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!;
-    assert.match(cookie, /; HttpOnly/);
-    assert.match(cookie, /; SameSite=Lax/);
-    assert.match(cookie, /; Path=\/dashboard/);
-    assert.doesNotMatch(cookie, /; Secure/);
-    const https = await new Client(t.url, { 'x-forwarded-proto': 'https' }).get('/dashboard/sign-in');
-    assert.match(
-      https.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!,
-      /; Secure/,
-    );
+  test('the cookies are HttpOnly, SameSite=Lax, on /dashboard, Secure only over HTTPS behind the proxy', async () => {
+    const { email } = await developer();
+    for (const proto of ['http', 'https']) {
+      const c = new Client(t.url, { 'x-forwarded-proto': proto, 'x-forwarded-for': '10.1.9.9' });
+      const visit = await c.get('/dashboard/sign-in');
+      assert.equal(visit.headers.getSetCookie().filter((k) => k.startsWith(`${COOKIE}=`)).length, 0, 'no session yet');
+      const form = visit.headers.getSetCookie().find((k) => k.startsWith(`${CSRF_COOKIE}=`))!;
+      const signedIn = await c.post('/dashboard/sign-in', {
+        _csrf: /name="_csrf" value="([^"]+)"/.exec(await visit.text())![1],
+        email,
+        password: PASSWORD,
+      });
+      assert.equal(signedIn.status, 303);
+      const session = signedIn.headers.getSetCookie().find((k) => k.startsWith(`${COOKIE}=`))!;
+      for (const cookie of [form, session]) {
+        assert.match(cookie, /; HttpOnly/);
+        assert.match(cookie, /; SameSite=Lax/);
+        assert.match(cookie, /; Path=\/dashboard/);
+        if (proto === 'https') assert.match(cookie, /; Secure/);
+        else assert.doesNotMatch(cookie, /; Secure/);
+      }
+    }
   });
 
   test('behind no trusted proxy, X-Forwarded-Proto is ignored', async () => {

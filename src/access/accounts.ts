@@ -1,12 +1,12 @@
 // Dashboard accounts on the access store: sign-up and sign-in, a developer's own keys (create,
-// roll, disable), their per-day usage, sessions, invitations and password-reset links, and
-// the operator's account changes. Guarantees: a key's secret exists only in the result that
-// creates or rolls it; session ids and one-time tokens are stored only as their SHA-256;
-// every key operation checks that the key belongs to the account asking (a key of another
-// account is "no such key"); a sign-in answers the same, after the same work, for an unknown
-// email and a wrong password; failed sign-ins are limited per account and per client address
-// in windows of WINDOW_MS (never a longer lock-out); a store that fails or does not answer in
-// time gives ApiError('unavailable') from every method.
+// roll, disable), their per-day usage, sessions, one-time forms, invitations and password-reset
+// links, and the operator's account changes. Guarantees: a key's secret exists only in the
+// result that creates or rolls it; session ids, form tokens and one-time tokens are stored
+// only as their SHA-256; every key operation checks that the key belongs to the account asking
+// (a key of another account is "no such key"); a sign-in answers the same, after the same
+// work, for an unknown email and a wrong password; failed sign-ins are limited per account and
+// per client address in windows of WINDOW_MS (never a longer lock-out); a store that fails or
+// does not answer in time gives ApiError('unavailable') from every method.
 import { hash, randomBytes } from 'node:crypto';
 import { ApiError } from '../shared/errors';
 import { AccessAdmin } from './admin';
@@ -273,6 +273,18 @@ export class AccessAccounts {
 
   async endSession(id: string): Promise<void> {
     await this.guard(() => this.store.deleteSession(sha256(id)));
+  }
+
+  // One-time forms
+
+  /** True the first time `token` (a form's token) is sent; false when it was sent before, within `ttlMs`. */
+  claimForm(token: string, ttlMs: number): Promise<boolean> {
+    return this.guard(() => this.store.claim(sha256(`form:${token}`), ttlMs));
+  }
+
+  /** The form of `token` may be sent again (it failed before changing anything). */
+  releaseForm(token: string): Promise<void> {
+    return this.guard(() => this.store.unclaim(sha256(`form:${token}`)));
   }
 
   // One-time links

@@ -1,8 +1,8 @@
 // The contract every store (SQLite, Redis) fulfils. Guarantees of each implementation:
 // hit() and charge() check and count in one atomic step shared by every process using the
 // store, and count the key's day (UTC) in that same step; every change to keys or accounts
-// bumps version() in the same atomic step. Sessions, one-time tokens, attempt counters and
-// settings are shared by every process using the store; their expiry is the caller's clock.
+// bumps version() in the same atomic step. Sessions, one-time tokens, form claims, attempt
+// counters and settings are shared by every process using the store; their expiry is the caller's clock.
 
 export interface KeyRecord {
   id: string;
@@ -191,6 +191,10 @@ export interface Backend extends MailStore, RecordStore {
   peekToken(hash: string): Promise<TokenRecord | null>;
   /** The token, removed in the same step (one use); null when unknown or already used. */
   takeToken(hash: string): Promise<TokenRecord | null>;
+  /** Marks `hash` used for `ttlMs`; false when it already was (a one-time form token sent again). */
+  claim(hash: string, ttlMs: number): Promise<boolean>;
+  /** Forgets a claim (its form failed before it changed anything). */
+  unclaim(hash: string): Promise<void>;
   /** Failed attempts under `name` in the window `window` (an index of the caller's clock), after adding `add` (0: read only). */
   attempts(name: string, window: number, windowMs: number, add: number): Promise<number>;
   /** The setting's value; when absent, `value` is stored and returned (the first writer wins). */

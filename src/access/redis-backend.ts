@@ -522,6 +522,14 @@ export class RedisBackend implements Backend {
     return n;
   }
 
+  async claim(hash: string, ttlMs: number): Promise<boolean> {
+    return (await this.r.set(this.k.claim(hash), '1', 'PX', Math.max(1, ttlMs), 'NX')) === 'OK';
+  }
+
+  async unclaim(hash: string): Promise<void> {
+    await this.r.del(this.k.claim(hash));
+  }
+
   async settingOr(name: string, value: string): Promise<string> {
     await this.r.hsetnx(this.k.settings, name, value);
     return (await this.r.hget(this.k.settings, name))!;

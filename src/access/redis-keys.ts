@@ -1,7 +1,7 @@
 // Names of the Redis keys of the access store. Guarantees: on a cluster ("slotted"), every key
 // one atomic step touches shares a hash tag, so the step runs in one slot: control data (key
 // records, accounts, the key and account sets, the version, and the dashboard's sessions,
-// one-time tokens, email index, settings and mail outbox) under `{ctl}`, and an account's
+// one-time tokens, form claims, email index, settings and mail outbox) under `{ctl}`, and an account's
 // metering (rate windows of its keys, its monthly usage hash with the per-day fields, its
 // trial count) under `{a:ACCOUNT}`. Sign-in attempt counters are single keys of their own.
 // A single server or a Sentinel primary keeps the flat layout of earlier releases (no migration).
@@ -60,6 +60,11 @@ export class RedisKeys {
 
   token(hash: string): string {
     return `${this.ctl}tok:${hash}`;
+  }
+
+  /** A used one-time form token. */
+  claim(hash: string): string {
+    return `${this.ctl}claim:${hash}`;
   }
 
   attempts(name: string, window: number): string {

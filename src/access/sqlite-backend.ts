@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE TABLE IF NOT EXISTS attempts (
   name TEXT NOT NULL, win INTEGER NOT NULL, n INTEGER NOT NULL, purge_at INTEGER NOT NULL, PRIMARY KEY (name, win)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS claims (hash TEXT PRIMARY KEY, purge_at INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `;
 
@@ -215,12 +216,15 @@ function prepare(db: Database.Database) {
          ON CONFLICT (name, win) DO UPDATE SET n = n + excluded.n RETURNING n`,
       )
       .pluck(),
+    claim: db.prepare<[string, number]>(`INSERT OR IGNORE INTO claims (hash, purge_at) VALUES (?, ?)`),
+    unclaim: db.prepare<[string]>(`DELETE FROM claims WHERE hash = ?`),
     addSetting: db.prepare<[string, string]>(`INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)`),
     setting: db.prepare<[string], string>(`SELECT value FROM settings WHERE name = ?`).pluck(),
     purge: [
       db.prepare<[number]>(`DELETE FROM sessions WHERE purge_at < ?`),
       db.prepare<[number]>(`DELETE FROM tokens WHERE purge_at < ?`),
       db.prepare<[number]>(`DELETE FROM attempts WHERE purge_at < ?`),
+      db.prepare<[number]>(`DELETE FROM claims WHERE purge_at < ?`),
     ],
     payment: db.prepare<[number, string]>(
       `UPDATE accounts SET payment_required = ? WHERE name = (SELECT account FROM keys WHERE id = ?)`,
@@ -254,7 +258,7 @@ interface Summed extends Op {
 const RETRY_MS = 5;
 /** The first 16 bytes of every SQLite database file. */
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-/** Expired sessions, tokens and attempt counters are deleted at most this often. */
+/** Expired sessions, tokens, attempt counters and claims are deleted at most this often. */
 const PURGE_MS = 60_000;
 
 function isBusy(err: unknown): boolean {
@@ -554,6 +558,17 @@ export class SqliteBackend implements Backend {
     return this.attempt(() => this.s.attempt.get(name, window, add, Date.now() + windowMs)!);
   }
 
+  claim(hash: string, ttlMs: number): Promise<boolean> {
+    return this.attempt(() => {
+      this.purge();
+      return this.s.claim.run(hash, Date.now() + ttlMs).changes === 1;
+    });
+  }
+
+  async unclaim(hash: string): Promise<void> {
+    await this.attempt(() => this.s.unclaim.run(hash));
+  }
+
   settingOr(name: string, value: string): Promise<string> {
     return this.attempt(() => {
       this.s.addSetting.run(name, value);
@@ -561,7 +576,7 @@ export class SqliteBackend implements Backend {
     });
   }
 
-  /** Deletes expired sessions, tokens and attempt counters, at most once a minute. */
+  /** Deletes expired sessions, tokens, attempt counters and claims, at most once a minute. */
   private purge(): void {
     const now = Date.now();
     if (now - this.purgedAt < PURGE_MS) return;

@@ -1,19 +1,19 @@
 // The developer dashboard: server-rendered pages under /dashboard where app builders sign up,
 // make, roll and disable their keys, watch their usage and try the label analysis, and where
 // admins run the accounts (docs/dashboard.md). A fastify plugin in a context of its own: its
-// cookie, session, CSRF and form parsers, its Content-Security-Policy and its error pages
+// cookie, session, form-token and form parsers, its Content-Security-Policy and its error pages
 // apply to its routes only (the /v1 routes gain no hook). Guarantees: every state-changing
-// form is refused without the session's CSRF token; sessions live in the access store and end
-// at sign-out, at a password change, after IDLE_MS unused and ABSOLUTE_MS after sign-in (by the
-// access layer's clock); a store outage is a plain 503 page, never a 500; the pages run no
-// inline script (the chart and the copy button are files of their own, and everything else
-// works without JavaScript).
+// form is refused without a form token of this browser (and session), and acts once
+// (form-tokens.ts); a session is stored only once someone signs in (a visitor's page view
+// writes nothing to the store), and ends at sign-out, at a password change, after IDLE_MS
+// unused and ABSOLUTE_MS after sign-in (by the access layer's clock); a store outage is a
+// plain 503 page, never a 500; the pages run no inline script (the chart and the copy button
+// are files of their own, and everything else works without JavaScript).
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
-import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import view from '@fastify/view';
@@ -23,6 +23,7 @@ import type { AccessAccounts, UserRecord } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
+import { FormTokens } from './form-tokens';
 import { ABSOLUTE_MS, type DashboardSettings } from './settings';
 import { standingOf, wallOf, type Wall } from './wall';
 import { POLL_MS, refresh } from './live-settings';
@@ -44,6 +45,7 @@ export { UsageAlerts } from './alerts';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';
 export { PREFIX, errorPage, type DashboardDeps } from './pages';
+export { CSRF_COOKIE, FORM_MS } from './form-tokens';
 
 export const COOKIE = 'catalogue_session';
 /** How often each instance checks the usage alerts (each alert is mailed once, whoever finds it first). */
@@ -64,7 +66,10 @@ declare module 'fastify' {
     account?: string;
     createdAt?: number;
     seenAt?: number;
-    _csrf?: string;
+  }
+  interface FastifyInstance {
+    /** The pre-handler of every state-changing form (guards.ts `form`). */
+    forms: FormTokens;
   }
   interface FastifyRequest {
     user: UserRecord | null;
@@ -73,6 +78,8 @@ declare module 'fastify' {
   }
   interface FastifyReply {
     page(view: string, data?: Record<string, unknown>): FastifyReply;
+    /** A new form token (the `_csrf` field) for one form of this reply's page. */
+    formToken(): string;
   }
 }
 
@@ -81,7 +88,8 @@ export interface PageData {
   title: string;
   user: UserRecord | null;
   wall: Wall | null;
-  csrf: string;
+  /** Prints a new form token each time a template prints it, so that every form has its own. */
+  csrf: { toString(): string };
   path: string;
   notice?: string;
   [k: string]: unknown;
@@ -92,7 +100,7 @@ const ASSETS = join(packageRoot(), 'src', 'dashboard', 'assets');
 
 /**
  * Register with `{ prefix: PREFIX }`. Two contexts inside: the static files (no session, no
- * store access), and the pages with their cookie, session, CSRF and form-body plugins.
+ * store access), and the pages with their cookie, session and form-body plugins and form tokens.
  */
 export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   // helmet's headers for pages (cross-origin isolation, no MIME sniffing, no framing); the CSP is
@@ -119,16 +127,15 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       title: '',
       user: req.user,
       wall: req.wall,
-      csrf: this.generateCsrf(),
+      csrf: { toString: () => this.formToken() },
       path: req.url,
       ...data,
     };
     return this.type('text/html; charset=utf-8').view(name, page);
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    app.forms?.release(req); // nothing was done: the form may be sent again
     if (err instanceof ApiError && err.code === 'unavailable') return errorPage(reply, 503, 'unavailable');
-    if (err.code === 'FST_CSRF_INVALID_TOKEN' || err.code === 'FST_CSRF_MISSING_SECRET')
-      return errorPage(reply, 403, 'csrf');
     if (err.statusCode === 413) return errorPage(reply, 413, 'large');
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500)
       return errorPage(reply, err.statusCode, 'bad');
@@ -174,25 +181,34 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
 
 async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { accounts, settings } = deps;
+  const forms = new FormTokens(accounts);
   let signer: Signer | undefined;
-  const secret = async (): Promise<Signer> =>
-    (signer ??= new Signer(
-      settings.sessionSecret ?? (await accounts.setting('session-secret', () => randomBytes(32).toString('base64url'))),
-    ));
+  /** Reads the session secret once; it signs the cookies and keys the form tokens. */
+  const secret = async (): Promise<void> => {
+    if (signer !== undefined) return;
+    const key =
+      settings.sessionSecret ?? (await accounts.setting('session-secret', () => randomBytes(32).toString('base64url')));
+    forms.setKey(key);
+    signer = new Signer(key);
+  };
   await secret().catch(() => {}); // the store may be down now: each request tries again first
-  app.addHook('onRequest', async () => void (await secret()));
-  await app.register(cookie);
+  app.addHook('onRequest', secret);
+  const signed = { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) };
+  await app.register(cookie, { secret: signed });
   await app.register(session, {
-    secret: { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) },
+    secret: signed,
     cookieName: COOKIE,
     store: new AccessSessionStore(accounts),
     saveUninitialized: false,
     rolling: false,
     cookie: { path: PREFIX, httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: ABSOLUTE_MS },
   });
-  await app.register(csrf, { sessionPlugin: '@fastify/session' });
+  app.decorate('forms', forms);
+  app.decorateReply('formToken', function (this: FastifyReply) {
+    return forms.make(this);
+  });
   await app.register(formbody, { bodyLimit: 256 * 1024 });
-  app.addHook('preHandler', (req, _reply) => loadUser(req, accounts, settings));
+  app.addHook('preHandler', (req, reply) => loadUser(req, reply, accounts, settings));
 
   app.get('/', { schema: { hide: true } }, (req, reply) =>
     reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
@@ -211,19 +227,24 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   adminMailRoutes(app, deps);
 }
 
-/** The session's account, ended when it is past its idle or absolute end, or the account is disabled. */
-async function loadUser(req: FastifyRequest, accounts: AccessAccounts, settings: DashboardSettings): Promise<void> {
+/**
+ * The session's account, ended when it is past its idle or absolute end, or the account is
+ * disabled; and the wall its keys are at. A visitor's session is left untouched, so that it is
+ * never stored.
+ */
+async function loadUser(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  accounts: AccessAccounts,
+  settings: DashboardSettings,
+): Promise<void> {
   const s = req.session;
+  if (s.account === undefined) return;
   const now = accounts.now();
-  s.createdAt ??= now;
-  if (s.account === undefined) {
-    s.seenAt ??= now;
-    return;
-  }
-  const user = now < sessionEnd(s.createdAt, s.seenAt ?? now) ? await accounts.user(s.account) : null;
+  const user = now < sessionEnd(s.createdAt ?? now, s.seenAt ?? now) ? await accounts.user(s.account) : null;
   if (user === null || user.disabled) {
-    await s.regenerate(); // a new, empty session under a new id; the old one is gone from the store
-    s.createdAt = s.seenAt = now;
+    await s.regenerate(); // a new, empty session (not stored); the old one is gone from the store
+    void reply.clearCookie(COOKIE, { path: PREFIX });
     return;
   }
   s.seenAt = now;

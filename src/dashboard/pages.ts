@@ -34,6 +34,12 @@ const ERRORS: Record<string, { title: string; text: string }> = {
     title: 'This form has expired',
     text: 'The form was not sent from this page, or it is too old. Go back, reload the page and try again.',
   },
+  resent: {
+    title: 'This form was already sent',
+    text:
+      'Nothing was done again: this form was sent before (a page reloaded, or a button pressed twice), and its ' +
+      'result was the answer to the first sending. Open the page again to see where things stand.',
+  },
   large: { title: 'Too much text', text: 'The form sent more text than the dashboard accepts.' },
   bad: { title: 'Bad request', text: 'The dashboard could not read this request.' },
   missing: { title: 'Page not found', text: 'There is no such page, or it is not yours to see.' },
@@ -50,9 +56,9 @@ export function errorPage(reply: FastifyReply, status: number, kind: keyof typeo
   const e = ERRORS[kind];
   let csrf = '';
   try {
-    csrf = reply.generateCsrf();
+    csrf = reply.formToken();
   } catch {
-    // no session (the store is down): the page has no form that needs one
+    // no form token before the session secret is read (the store is down): no form on this page needs one
   }
   return reply
     .code(status)

@@ -1,8 +1,20 @@
 // The dashboard's only script (no inline script: the CSP allows this file alone, and uPlot's).
 // The copy buttons, shown only when script runs (the secret stays selectable text without it),
-// and the usage chart, drawn from the JSON block beside it (the table holds the same numbers).
+// a form sent once per page view (a second press of its button does nothing: the server would
+// answer "already sent" and the first answer, a new key's secret, would be lost), and the usage
+// chart, drawn from the JSON block beside it (the table holds the same numbers).
 (function () {
   'use strict';
+
+  for (const form of document.querySelectorAll('form[method="post"]')) {
+    form.addEventListener('submit', (event) => {
+      if (form.dataset.sent) event.preventDefault();
+      form.dataset.sent = '1';
+    });
+  }
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) for (const form of document.querySelectorAll('form[data-sent]')) delete form.dataset.sent;
+  });
 
   for (const button of document.querySelectorAll('button[data-copy]')) {
     const target = document.getElementById(button.dataset.copy);

@@ -1,5 +1,6 @@
-// Who may see a page. Guarantees: a page behind requireUser is never rendered without a signed-in,
-// enabled account (others are sent to sign in); one behind requireAdmin answers developers 403.
+// Who may see a page or send a form. Guarantees: a page behind requireUser is never rendered
+// without a signed-in, enabled account (others are sent to sign in); one behind requireAdmin
+// answers developers 403; a form behind `form` is refused without its form token.
 import type {
   FastifyInstance,
   FastifyReply,
@@ -20,8 +21,10 @@ export function requireAdmin(req: FastifyRequest, reply: FastifyReply, done: Hoo
   else done();
 }
 
-/** The pre-handlers of a state-changing form: CSRF first, then who may send it. */
+/**
+ * The pre-handlers of a state-changing form: its form token first (CSRF, and sent once when
+ * signed in: form-tokens.ts), then who may send it. Every POST route of the dashboard uses it.
+ */
 export function form(app: FastifyInstance, ...then: preHandlerHookHandler[]): preHandlerHookHandler[] {
-  const csrf: preHandlerHookHandler = (req, reply, done) => app.csrfProtection(req, reply, done);
-  return [csrf, ...then];
+  return [app.forms.check, ...then];
 }

@@ -1,7 +1,7 @@
 // A developer's own keys: list, create (on the account's plan), roll with a grace period, and
 // disable. Guarantees: a secret is shown once, in the answer to the form that made it, and
 // kept nowhere (the store has its SHA-256); a key id of another account is answered 404, as an
-// unknown one; every form is CSRF-checked.
+// unknown one; every form is CSRF-checked and acts once (form-tokens.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { monthOf, previousMonth, type KeyRecord, type NewKey } from '../../access';
 import type { DashboardDeps } from '../pages';
