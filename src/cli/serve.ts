@@ -14,6 +14,7 @@ import { startServer } from '../server';
 import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
+import { parseTrustProxy, type TrustProxy } from '../http/trust-proxy';
 
 interface ServeCliOptions {
   catalogue: string;
@@ -31,7 +32,7 @@ interface ServeCliOptions {
   signupPlan: string;
   billingText?: string;
   billingTextFile?: string;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   sessionSecret?: string;
   stripeSecretKey?: string;
   stripeWebhookSecret?: string;
@@ -75,7 +76,7 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
     signup: o.signup,
     signupPlan: o.signupPlan,
     billingText: billingText.trim(),
-    trustProxy: o.trustProxy === true,
+    trustProxy: o.trustProxy ?? false,
     sessionSecret: o.sessionSecret,
     mail: { smtpUrl: o.smtpUrl, from: o.mailFrom },
     stripe:
@@ -99,7 +100,7 @@ export function addDashboardOptions(cmd: Command): Command {
     .addOption(option('smtpUrl'))
     .addOption(option('mailFrom'))
     .addOption(option('publicUrl').argParser(parsePublicUrl))
-    .addOption(option('trustProxy'))
+    .addOption(option('trustProxy').argParser(parseTrustProxy).preset('1'))
     .addOption(option('sessionSecret'));
 }
 
