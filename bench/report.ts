@@ -2,6 +2,7 @@
 // JSON and BENCHMARKS.md. Guarantees: every CPU ratio is to a bare node:http server of the
 // same run (the small-body one, or for whole products the one sending a product-sized
 // body); a scenario with any non-2xx response or socket error is marked, never hidden.
+import type { FloodResult } from './signin-flood';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { BuildFigures } from './catalogue';
@@ -44,6 +45,8 @@ export interface Results {
   } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
+  /** The API beside a sign-in flood (bench/signin-flood.ts); absent when not run. */
+  signinFlood?: FloodResult;
   /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
   labelCost: {
     entries: number;
