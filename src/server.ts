@@ -11,6 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { openAccess, openAccounts } from './access';
 import { systemClock, type AccessControl, type Clock } from './access/types';
 import { buildApp } from './http/app';
+import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
@@ -177,6 +178,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     metrics,
     catalogueProblem: () => reloader.problem,
     trustProxy: settings?.trustProxy,
+    dashboardPlace: () =>
+      accounts === undefined ? undefined : own ? { port: portOf(dashboardApp!.server) } : { path: PREFIX },
     extend: own ? undefined : pages,
   });
   const dashboardApp = own && pages ? await dashboardServer(logger, settings!.trustProxy, pages) : undefined;
@@ -229,18 +232,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 /** The dashboard on a port of its own: the same security headers and pages, no API. */
 async function dashboardServer(
   logger: Logger,
-  trustProxy: boolean,
+  trustProxy: TrustProxy | true,
   pages: (app: FastifyInstance) => Promise<void>,
 ): Promise<FastifyInstance> {
   const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
-  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: log, trustProxy: fastifyTrust(trustProxy), disableRequestLogging: true });
   installSecurityHeaders(app);
   await pages(app);
   return app;
 }
 
-function urlOf(server: Server, host: string): string {
+function portOf(server: Server): number {
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
+
+function urlOf(server: Server, host: string): string {
+  const port = portOf(server);
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,9 +1,11 @@
 // Assembles the HTTP service: strict validation, one error shape (Node's early answers
 // included), the access hooks on /v1, the nine operations, the OpenAPI document and the
-// API reference page (openapi.ts), and any extra routes (the dashboard).
+// API reference page (openapi.ts), the landing page at / (landing.ts), and any extra routes
+// (the dashboard).
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
+import { fastifyTrust, type TrustProxy } from './trust-proxy';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
@@ -24,6 +26,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
@@ -42,10 +45,12 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
-  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-Proto/-For from the proxies in front (`--trust-proxy`; true: one). */
+  trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
+  /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
+  dashboardPlace?: () => DashboardPlace;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -63,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
   await installOpenApi(app);
+  landing(app, opts.dashboardPlace);
   health(app);
   await app.register(async (v1) => {
     installAccessHooks(v1, opts.access);
@@ -117,7 +123,7 @@ function createServer(opts: AppOptions): FastifyInstance {
       });
     },
     clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrust(opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   app.server.on('checkExpectation', answerExpectation(app));
