@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { option } from './options';
-import { startServer } from '../server';
+import { startServer, type ServeOptions } from '../server';
+import { DEFAULT_LABEL_QUEUE_PER_THREAD } from '../catalogue/label-pool';
 import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
@@ -25,6 +26,8 @@ interface ServeCliOptions {
   metricsHost: string;
   stopTimeout: number;
   workers?: number;
+  labelThreads?: number;
+  labelQueue?: number;
   dashboard: 'on' | 'off';
   dashboardPort?: number;
   signup: 'open' | 'invite';
@@ -128,7 +131,9 @@ export function register(program: Command): void {
     .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
     .addOption(option('metricsHost'))
     .addOption(option('stopTimeout').argParser(parseSeconds))
-    .addOption(option('workers').argParser(parseWorkers));
+    .addOption(option('workers').argParser(parseWorkers))
+    .addOption(option('labelThreads').argParser(countParser('--label-threads', 1, 64)))
+    .addOption(option('labelQueue').argParser(countParser('--label-queue', 0, 100_000)));
   addDashboardOptions(program.commands[program.commands.length - 1]).action(async (opts: ServeCliOptions) => {
     const workers = opts.workers ?? 1;
     if (workers > 1 && opts.metricsPort !== undefined)
@@ -149,7 +154,7 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts) });
+  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts), labelPool: labelPool(opts) });
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   let stopping = false;
   const stop = (signal: string) => {
@@ -197,6 +202,22 @@ function parseWorkers(value: string): number {
   if (!/^[0-9]+$/.test(value) || n < 1 || n > 64)
     throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
   return n;
+}
+
+/** The label pool options given (the queue defaults to 8 per thread given). */
+function labelPool(o: ServeCliOptions): ServeOptions['labelPool'] {
+  const threads = o.labelThreads;
+  const queue = o.labelQueue ?? (threads === undefined ? undefined : threads * DEFAULT_LABEL_QUEUE_PER_THREAD);
+  return { ...(threads === undefined ? {} : { threads }), ...(queue === undefined ? {} : { queue }) };
+}
+
+function countParser(option: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < min || n > max)
+      throw new Error(`${option} must be an integer from ${min} to ${max}, not "${value}"`);
+    return n;
+  };
 }
 
 function parseSeconds(value: string): number {

@@ -14,6 +14,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
+import { LabelPool } from '../catalogue/label-pool';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
@@ -38,6 +39,8 @@ import type { Metrics } from '../ops/metrics';
 declare module 'fastify' {
   interface FastifyInstance {
     catalogue(): Catalogue;
+    /** The label analysis threads (src/catalogue/label-pool.ts). */
+    labels: LabelPool;
   }
 }
 
@@ -82,6 +85,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
+  /** The label analysis threads; by default a pool of its own, closed with the app. */
+  labels?: LabelPool;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -98,6 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, refusalCounter(opts.metrics));
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
+  app.decorate('labels', opts.labels ?? ownLabelPool(app));
   await installOpenApi(app);
   health(app);
   await app.register(async (v1) => {
@@ -113,6 +119,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await opts.extend?.(app);
   return app;
+}
+
+/** A label pool closed with the app. */
+function ownLabelPool(app: FastifyInstance): LabelPool {
+  const pool = new LabelPool();
+  app.addHook('onClose', () => pool.close());
+  return pool;
 }
 
 /** The error observer that counts refusals in the metrics (none without metrics). */

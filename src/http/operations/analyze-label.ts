@@ -2,13 +2,17 @@
 // each joined to an ingredient of the served catalogue or unrecognised, the five
 // contains_* flags and the counts out (api-spec.md 4.9). Guarantees: JSON bodies only
 // (415 otherwise), strict body {"text"} of 1 to 100,000 characters holding a letter or
-// digit (400 naming the field); charged as one call like every /v1 request; a long text is
-// analysed in slices with other requests served between them (read model analyseLabelInSlices).
+// digit (400 naming the field); charged as one call like every /v1 request; the text is
+// analysed on a label worker thread (src/catalogue/label-pool.ts), never on the request
+// thread; when as many analyses as the pool admits are running or waiting, a 503 with
+// Retry-After (not charged: admission comes before the allowances are charged).
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api';
-import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
+import { ErrorBody, LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
+import { busyError } from '../../catalogue/label-pool';
 
 export const MAX_LABEL_TEXT = 100_000;
 
@@ -22,7 +26,13 @@ const Body = Type.Object({
   }),
 });
 
+/** The requests holding a place in the label pool (LabelPool.admit), each given back once. */
+const admitted = new WeakSet<FastifyRequest>();
+
 export function analyzeLabel(app: Api): void {
+  const release = (req: FastifyRequest) => {
+    if (admitted.delete(req)) app.labels.release();
+  };
   app.post(
     '/v1/labels/analyze',
     {
@@ -34,15 +44,39 @@ export function analyzeLabel(app: Api): void {
         tags: ['labels'],
         body: Body,
         querystring: Type.Object({}),
-        response: { 200: LabelAnalysis, ...errors(400, 402, 403, 415, 429, 503) },
+        response: {
+          200: LabelAnalysis,
+          ...errors(400, 402, 403, 415, 429),
+          503: {
+            ...ErrorBody,
+            description:
+              'Access cannot be verified, or the catalogue file cannot be read, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Sent with Retry-After. Retry shortly.',
+          },
+        },
       },
       bodyLimit: 640 * 1024, // 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit
-      preValidation: (req, _reply, done) => {
+      preValidation: (req, reply, done) => {
         if (req.headers['content-type'] === undefined)
-          done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));
-        else done();
+          return done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));
+        if (!app.labels.admit()) {
+          reply.header('retry-after', '1');
+          return done(busyError());
+        }
+        admitted.add(req);
+        done();
+      },
+      // Admitted, then refused before the handler ran (400; the allowances' 402 and 429): the place is given back.
+      onResponse: (req, _reply, done) => {
+        release(req);
+        done();
       },
     },
-    async (req, reply) => sendJson(reply, await app.catalogue().analyseLabelInSlices(req.body.text)),
+    async (req, reply) => {
+      try {
+        return sendJson(reply, await app.labels.analyse(app.catalogue(), req.body.text));
+      } finally {
+        release(req);
+      }
+    },
   );
 }
