@@ -4,13 +4,17 @@
 // against the served catalogue's rules: the join index a build makes of the sample's
 // CosIng ingredients (names, curated aliases, other_names as synonyms; no label-only
 // ingredients, no product spellings: "unrecognised" means no CosIng record).
-// `node dist/bench/labels-eval.js` prints precision (right joins / joins) and coverage.
+// data/labels-eval-held-out.tsv is a part kept aside: real label strings of the same
+// patterns that the rules were not tuned on, scored apart.
+// `node dist/bench/labels-eval.js [--without step,step]` prints precision (right joins /
+// joins) and coverage, overall, on the held-out part and per rule (the joiner's step that
+// made each join, src/labels/joiner.ts JOIN_STEPS, or split); --without switches steps off.
 // Guarantees: reads only; deterministic.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { LabelKeysBuilder } from '../src/builder/label-keys';
-import { LabelJoiner } from '../src/labels/joiner';
+import { LabelJoiner, type JoinStepName } from '../src/labels/joiner';
 import { ingredientId } from '../src/sample/dictionary';
 import { joinEntries } from '../src/labels/join-entries';
 
@@ -28,8 +32,12 @@ export interface EvalScore {
   right: number;
   precision: number;
   coverage: number;
-  wrong: { label: string; expected: string; got: string }[];
+  wrong: { label: string; expected: string; got: string; step: string }[];
+  /** Per step that made the join (JOIN_STEPS or split): joins and right joins. */
+  steps: Record<string, { joined: number; right: number }>;
 }
+
+export const HELD_OUT = path.join(ROOT, 'data', 'labels-eval-held-out.tsv');
 
 export function readEvalSet(file = path.join(ROOT, 'data', 'labels-eval.tsv')): EvalItem[] {
   const out: EvalItem[] = [];
@@ -45,7 +53,10 @@ export function readEvalSet(file = path.join(ROOT, 'data', 'labels-eval.tsv')): 
 }
 
 /** The sample catalogue's join index (what `catalogue build` stores, less its products' spellings) and its names. */
-export function sampleJoiner(dir = path.join(ROOT, 'data', 'sample')): {
+export function sampleJoiner(
+  dir = path.join(ROOT, 'data', 'sample'),
+  without: readonly JoinStepName[] = [],
+): {
   joiner: LabelJoiner<number>;
   names: string[];
 } {
@@ -63,7 +74,7 @@ export function sampleJoiner(dir = path.join(ROOT, 'data', 'sample')): {
   }
   const ix = keys.index();
   cas.forEach((c, ord) => ix.addCasNumbers(c, ord));
-  return { joiner: new LabelJoiner(ix), names };
+  return { joiner: new LabelJoiner(ix, { without }), names };
 }
 
 /** Precision and coverage of a joiner on the set: a split must give both records; a join to one part of a split is wrong. */
@@ -71,31 +82,62 @@ export function score(items: readonly EvalItem[], joiner: LabelJoiner<number>, n
   let joined = 0;
   let right = 0;
   const wrong: EvalScore['wrong'] = [];
+  const steps: EvalScore['steps'] = {};
   for (const it of items) {
-    const got = joinEntries([{ label_name: it.label, concentration: null, may_contain: false }], joiner)
-      .map((e) => (e.join === null ? null : names[e.join.target]))
-      .filter((n): n is string => n !== null);
+    const joins = joinEntries([{ label_name: it.label, concentration: null, may_contain: false }], joiner)
+      .map((e) => e.join)
+      .filter((j) => j !== null);
+    const got = joins.map((j) => names[j.target]);
     if (got.length === 0) continue;
     joined++;
-    if (it.expected.some((a) => a.length === got.length && a.every((n, i) => n === got[i]))) right++;
-    else
+    const step = joins[0].step ?? joins[0].rule ?? joins[0].how;
+    const st = (steps[step] ??= { joined: 0, right: 0 });
+    st.joined++;
+    if (it.expected.some((a) => a.length === got.length && a.every((n, i) => n === got[i]))) {
+      right++;
+      st.right++;
+    } else
       wrong.push({
         label: it.label,
         expected: it.expected.map((a) => a.join(' + ') || 'unrecognised').join(' | '),
         got: got.join(' + '),
+        step,
       });
   }
-  return { items: items.length, joined, right, precision: right / joined, coverage: joined / items.length, wrong };
+  return {
+    items: items.length,
+    joined,
+    right,
+    precision: joined === 0 ? 1 : right / joined,
+    coverage: joined / items.length,
+    wrong,
+    steps,
+  };
 }
 
-function main(): void {
-  const { joiner, names } = sampleJoiner();
-  const s = score(readEvalSet(), joiner, names);
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  console.log(
-    `${s.items} entries, ${s.joined} joined, ${s.right} right: precision ${pct(s.precision)}, coverage ${pct(s.coverage)}`,
-  );
-  for (const w of s.wrong) console.log(`  wrong: ${w.label}  →  ${w.got}  (expected ${w.expected})`);
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** The score as lines: overall, then per step in JOIN_STEPS order (split last), then the wrong joins. */
+export function scoreLines(title: string, s: EvalScore): string[] {
+  const out = [
+    `${title}: ${s.items} entries, ${s.joined} joined, ${s.right} right: precision ${pct(s.precision)}, coverage ${pct(s.coverage)}`,
+  ];
+  for (const [step, st] of Object.entries(s.steps).sort((a, b) => b[1].joined - a[1].joined))
+    out.push(
+      `  ${step.padEnd(16)} joins ${String(st.joined).padStart(4)}, right ${String(st.right).padStart(4)}: precision ${pct(st.right / st.joined).padStart(7)}, coverage ${pct(st.joined / s.items).padStart(6)}`,
+    );
+  for (const w of s.wrong) out.push(`  wrong: ${w.label}  →  ${w.got}  (expected ${w.expected}; ${w.step})`);
+  return out;
 }
 
-if (require.main === module) main();
+function main(argv: readonly string[]): void {
+  const at = argv.indexOf('--without');
+  const without = (at < 0 ? '' : (argv[at + 1] ?? '')).split(',').filter((x) => x !== '') as JoinStepName[];
+  const { joiner, names } = sampleJoiner(undefined, without);
+  const lines = scoreLines('evaluation set', score(readEvalSet(), joiner, names));
+  if (fs.existsSync(HELD_OUT)) lines.push(...scoreLines('held-out part', score(readEvalSet(HELD_OUT), joiner, names)));
+  if (without.length > 0) lines.unshift(`steps switched off: ${without.join(', ')}`);
+  console.log(lines.join('\n'));
+}
+
+if (require.main === module) main(process.argv.slice(2));

@@ -306,10 +306,15 @@ test('a joiner over any target (the served catalogue joins to ingredient ords)',
   ix.addSynonym('Shared', 0);
   ix.addSynonym('Shared', 1);
   const j = new LabelJoiner(ix);
-  assert.deepEqual(j.join('Water (Aqua)'), { target: 0, how: 'alias' });
-  assert.deepEqual(j.join('sodium laureth sulphate'), { target: 1, how: 'tolerant' });
-  assert.deepEqual(j.join('SLES'), { target: 1, how: 'synonym' });
+  // Each join says which named step of the ordered list made it (JOIN_STEPS).
+  assert.deepEqual(j.join('Water (Aqua)'), { target: 0, how: 'alias', step: 'other_form' });
+  assert.deepEqual(j.join('sodium laureth sulphate'), { target: 1, how: 'tolerant', step: 'other_form' });
+  assert.deepEqual(j.join('SLES'), { target: 1, how: 'synonym', step: 'synonym' });
   assert.equal(j.join('Shared'), null); // claimed by two ingredients: never used
+  // A step switched off is skipped: the rule can be measured without it (bench/labels-eval.ts --without).
+  const without = new LabelJoiner(ix, { without: ['other_form'] });
+  assert.equal(without.join('Water (Aqua)'), null);
+  assert.deepEqual(without.join('SLES'), { target: 1, how: 'synonym', step: 'synonym' });
 });
 
 // Label-like text: names, separators, brackets, marks, markers, headers, line breaks and any unicode.

@@ -241,6 +241,11 @@ export class AccessAccounts {
     return this.guard(() => this.store.trialUsed(account));
   }
 
+  /** The account's calls of the month, the count its monthly cap or ceiling is checked on. */
+  accountCalls(account: string, month: string): Promise<number> {
+    return this.guard(() => this.store.accountCalls(account, month));
+  }
+
   /** Puts back a token taken by takeToken whose use failed (an invitation for an email that has an account). */
   async returnToken(secret: string, t: TokenRecord): Promise<void> {
     const ttl = t.expiresAt - this.clock.now();

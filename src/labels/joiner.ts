@@ -59,6 +59,8 @@ export interface Join<T> {
   how: Exclude<JoinHow, 'none'>;
   /** Set when finer than `how` (colour_index, cas_number, split). */
   rule?: Exclude<JoinRule, 'none'>;
+  /** The step of LabelJoiner.join (JOIN_STEPS) or 'split' that made it (the evaluation bench counts joins by it). */
+  step?: JoinStepName | 'split';
 }
 
 /** One of two names printed without a separator, and its join. */
@@ -206,51 +208,153 @@ export const MAX_NAME_LENGTH = 2_000;
 /** Printed names longer than this join only as printed (exact name, alias or synonym). */
 export const MAX_TOLERANT_LENGTH = 150;
 
-export class LabelJoiner<T> {
-  constructor(readonly index: JoinIndex<T>) {}
+/**
+ * The steps of LabelJoiner.join in the order they are tried; a join reports its step
+ * (Join.step; the API's join_rule is its JoinRule: rule ?? how):
+ * spelling (a catalogue's own label spellings: alias); alias, exact, compact (tolerant),
+ * synonym: the printed form; several_entries, too_long, name_after_gloss: the name joins
+ * nothing (it is several names: split, join-entries.ts); qualifier ("Organic …"),
+ * colour_index, cas_number, other_form (formsOf), common_name (an inline common name
+ * dropped), latin_inside, respelt (misspelt words), species (a species misspelt): tolerant.
+ */
+export const JOIN_STEPS = [
+  'spelling',
+  'alias',
+  'exact',
+  'compact',
+  'synonym',
+  'several_entries',
+  'too_long',
+  'name_after_gloss',
+  'qualifier',
+  'colour_index',
+  'cas_number',
+  'other_form',
+  'common_name',
+  'latin_inside',
+  'respelt',
+  'species',
+] as const;
+export type JoinStepName = (typeof JOIN_STEPS)[number];
 
-  /** The target a printed name stands for and how it was found, or null. */
+/** A step's answer: the name joins nothing, try no further step. */
+const NO_JOIN = Symbol('no join');
+
+/** What the steps of one join share: the printed name, its base and first forms, and what is made once. */
+interface JoinState {
+  label: string;
+  base: string;
+  first: string;
+  firstKey: string;
+  /** The printed form's look-up (undefined: not made yet). */
+  printed: Join<unknown> | null | undefined;
+  /** The other forms (undefined: not made yet). */
+  forms: string[] | undefined;
+  byForm?: boolean;
+}
+
+export class LabelJoiner<T> {
+  /**
+   * The named steps of `join`, in order (JOIN_STEPS): each looks at the printed name and
+   * gives a join (the name is joined), NO_JOIN (the name joins nothing: no later step is
+   * tried) or null (the next step is tried). A step switched off (`without`) is skipped.
+   */
+  private readonly steps: readonly { name: JoinStepName; run: (s: JoinState) => Join<T> | null | typeof NO_JOIN }[];
+
+  constructor(
+    readonly index: JoinIndex<T>,
+    options: { without?: Iterable<JoinStepName> } = {},
+  ) {
+    const off = new Set(options.without ?? []);
+    const all: Record<JoinStepName, (s: JoinState) => Join<T> | null | typeof NO_JOIN> = {
+      // The printed form first: most names join as printed, and the other forms cost more to make.
+      spelling: (s) => {
+        const t = s.first === '' ? undefined : this.index.spellings.get(s.firstKey);
+        return t === undefined ? null : { target: t, how: 'alias' };
+      },
+      alias: (s) => this.printed(s, 'alias'),
+      exact: (s) => this.printed(s, 'exact'),
+      compact: (s) => this.printed(s, 'compact'),
+      synonym: (s) => {
+        const hit = this.printed(s, 'synonym');
+        return hit !== null && this.same(s.label, hit) ? hit : null;
+      },
+      // Several entries printed as one join only as two (split, join-entries.ts), never to one of them.
+      several_entries: (s) => (severalEntries(s.label) ? NO_JOIN : null),
+      // Longer than any name but a few ferment filtrates: several names run together, which
+      // other forms (a CI number inside, a part of A/B) would join to one of them.
+      too_long: (s) => (s.label.length > MAX_TOLERANT_LENGTH ? NO_JOIN : null),
+      // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
+      name_after_gloss: (s) => (this.nameAfterGloss(s.label) ? NO_JOIN : null),
+      // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
+      qualifier: (s) => {
+        const unqualified = s.first.replace(QUALIFIERS, '');
+        if (!this.byForm(s) || unqualified === s.first || unqualified === '') return null;
+        const q = this.lookup(unqualified, false);
+        return q !== null && (q.how !== 'synonym' || this.same(unqualified, q)) ? q : null;
+      },
+      // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
+      colour_index: (s) => this.colourIndex(s.label),
+      // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
+      cas_number: (s) => this.casNumber(s.label),
+      other_form: (s) => {
+        const all = this.formsOf(s);
+        for (let i = 0; i < all.length; i++) {
+          if (i === 0 && all[0] === s.first) continue;
+          const found = this.lookup(all[i], i === 0);
+          if (found !== null && this.same(s.label, found)) return found;
+        }
+        return null;
+      },
+      common_name: (s) => this.withoutCommonName(s.label),
+      latin_inside: (s) => this.latinInside(s.label),
+      respelt: (s) => this.respelled(this.formsOf(s), s.label),
+      species: (s) => this.respeciated(s.label),
+    };
+    this.steps = JOIN_STEPS.filter((n) => !off.has(n)).map((name) => ({ name, run: all[name] }));
+  }
+
+  /** The target a printed name stands for and how it was found (and by which step), or null. */
   join(label: string): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
-    // The printed form first: most names join as printed, and the other forms cost more to make.
     const base = baseForm(label);
     const first = base.replace(/\s+/g, ' ').trim(); // firstForm(label)
-    const firstKey = exactKey(first);
-    const spelt = first === '' ? undefined : this.index.spellings.get(firstKey);
-    if (spelt !== undefined) return { target: spelt, how: 'alias' };
-    const hit = first === '' ? null : this.lookup(first, true, firstKey);
-    if (hit !== null && (hit.how !== 'synonym' || this.same(label, hit))) return hit;
-    // Several entries printed as one join only as two (split, join-entries.ts), never to one of them.
-    if (severalEntries(label)) return null;
-    // Longer than any name but a few ferment filtrates: several names run together, which
-    // other forms (a CI number inside, a part of A/B) would join to one of them.
-    if (label.length > MAX_TOLERANT_LENGTH) return null;
-    // "Parfum (Fragrance) D-Limonene": a name and its gloss, then another name — two entries.
-    if (this.nameAfterGloss(label)) return null;
-    const us = usForm(base);
-    // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
-    const byForm = this.mayJoinByForm(firstKey, base === us ? null : exactKey(us), us);
-    // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
-    const unqualified = first.replace(QUALIFIERS, '');
-    if (byForm && unqualified !== first && unqualified !== '') {
-      const q = this.lookup(unqualified, false);
-      if (q !== null && (q.how !== 'synonym' || this.same(unqualified, q))) return q;
+    const s: JoinState = { label, base, first, firstKey: exactKey(first), printed: undefined, forms: undefined };
+    for (const step of this.steps) {
+      const j = step.run(s);
+      if (j === NO_JOIN) return null;
+      if (j !== null) {
+        j.step = step.name;
+        return j;
+      }
     }
-    // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
-    const ci = this.colourIndex(label);
-    if (ci !== null) return ci;
-    // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
-    const cas = this.casNumber(label);
-    if (cas !== null) return cas;
-    const all = byForm ? formsOf(base, us) : [];
-    for (let i = 0; i < all.length; i++) {
-      if (i === 0 && all[0] === first) continue;
-      const found = this.lookup(all[i], i === 0);
-      if (found !== null && this.same(label, found)) return found;
+    return null;
+  }
+
+  /** The printed form's look-up (aliases, exact name, compact name, synonyms), made once; the join when it is of this kind. */
+  private printed(s: JoinState, kind: 'alias' | 'exact' | 'compact' | 'synonym'): Join<T> | null {
+    if (s.printed === undefined) s.printed = s.first === '' ? null : this.lookup(s.first, true, s.firstKey);
+    const hit = s.printed as Join<T> | null;
+    if (hit === null) return null;
+    const k = hit.how === 'tolerant' ? 'compact' : hit.how;
+    return k === kind ? { ...hit } : null;
+  }
+
+  /** The other forms of the name (formsOf), [] when none could join (mayJoinByForm); made once. */
+  private formsOf(s: JoinState): string[] {
+    if (s.forms === undefined) {
+      const us = usForm(s.base);
+      // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
+      const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us);
+      s.forms = byForm ? formsOf(s.base, us) : [];
+      s.byForm = byForm;
     }
-    return (
-      this.withoutCommonName(label) ?? this.latinInside(label) ?? this.respelled(all, label) ?? this.respeciated(label)
-    );
+    return s.forms;
+  }
+
+  private byForm(s: JoinState): boolean {
+    this.formsOf(s);
+    return s.byForm === true;
   }
 
   /**
@@ -321,8 +425,8 @@ export class LabelJoiner<T> {
       const jb = ja === null ? null : this.strict(b, marked);
       if (ja !== null && jb !== null && ja.target !== jb.target)
         return [
-          { text: a, join: { ...ja, rule: 'split' } },
-          { text: b, join: { ...jb, rule: 'split' } },
+          { text: a, join: { ...ja, rule: 'split', step: 'split' } },
+          { text: b, join: { ...jb, rule: 'split', step: 'split' } },
         ];
     }
     return null;
