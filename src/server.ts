@@ -167,6 +167,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     metrics,
     catalogueProblem: () => reloader.problem,
     trustProxy: settings?.trustProxy,
+    dashboardPlace: () =>
+      accounts === undefined ? undefined : own ? { port: portOf(dashboardApp!.server) } : { path: PREFIX },
     extend: own ? undefined : pages,
   });
   const dashboardApp = own && pages ? await dashboardServer(logger, settings!.trustProxy, pages) : undefined;
@@ -230,8 +232,12 @@ async function dashboardServer(
   return app;
 }
 
-function urlOf(server: Server, host: string): string {
+function portOf(server: Server): number {
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
+
+function urlOf(server: Server, host: string): string {
+  const port = portOf(server);
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -92,8 +92,8 @@ export const OPTIONS = {
     arg: 'PORT',
     env: 'METRICS_PORT',
     shownDefault: 'off',
-    help: 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)',
-    meaning: 'Prometheus metrics at `/metrics` on a separate port',
+    help: "serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default); they are one process's: refused with --workers above 1 (run one instance per core, each with its own metrics port)",
+    meaning: 'Prometheus metrics at `/metrics` on a separate port, of one process: refused with `--workers` above 1',
   },
   metricsHost: {
     flags: '--metrics-host <host>',
@@ -119,8 +119,8 @@ export const OPTIONS = {
     env: 'WORKERS',
     value: 1,
     shownDefault: '`1`',
-    help: 'server processes sharing the port, one per core is typical',
-    meaning: 'server processes sharing the port (node:cluster)',
+    help: 'server processes sharing the port, one per core is typical; not with --metrics-port',
+    meaning: 'server processes sharing the port (node:cluster); not with `--metrics-port`',
   },
   labelThreads: {
     flags: '--label-threads <n>',

@@ -12,11 +12,15 @@ import type { Command } from 'commander';
 import { option } from './options';
 import { startServer, type ServeOptions } from '../server';
 import { DEFAULT_LABEL_QUEUE_PER_THREAD } from '../catalogue/label-pool';
-import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
+import type { DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
 
-interface ServeCliOptions {
+/** Why --metrics-port and --workers above 1 are refused together. */
+export const METRICS_WITH_WORKERS =
+  '--metrics-port serves one process; run one instance per core instead of --workers to scrape each';
+
+export interface ServeCliOptions {
   catalogue: string;
   host: string;
   port: number;
@@ -42,13 +46,6 @@ interface ServeCliOptions {
   mailFrom?: string;
   publicUrl?: string;
 }
-
-/** The dashboard options of `serve` (and `demo`); commander has checked each value's form. */
-export const DASHBOARD_DEFAULTS = {
-  dashboard: 'on',
-  signup: DEFAULT_SETTINGS.signup,
-  signupPlan: DEFAULT_SETTINGS.signupPlan,
-} as const;
 
 function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   if (o.dashboard === 'off') return undefined;
@@ -89,11 +86,27 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   };
 }
 
-export function addDashboardOptions(cmd: Command): Command {
+/** The options `serve` and `demo` share, but the dashboard's: where to listen, the access store, plans, metrics, stop. */
+export function addServingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(option('host'))
+    .addOption(option('port').argParser(parsePort))
+    .addOption(option('access'))
+    .addOption(option('plans'))
+    .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
+    .addOption(option('metricsHost'))
+    .addOption(option('stopTimeout').argParser(parseSeconds))
+    .addOption(option('labelThreads').argParser(countParser('--label-threads', 1, 64)))
+    .addOption(option('labelQueue').argParser(countParser('--label-queue', 0, 100_000)));
+}
+
+/** The dashboard's options; `signup` is the default sign-up (the table's unless given). */
+export function addDashboardOptions(cmd: Command, signup?: 'open' | 'invite'): Command {
+  const signupOption = option('signup').argParser(oneOf('--signup', ['open', 'invite']));
   return cmd
     .addOption(option('dashboard').argParser(oneOf('--dashboard', ['on', 'off'])))
     .addOption(option('dashboardPort').argParser(portParser('--dashboard-port')))
-    .addOption(option('signup').argParser(oneOf('--signup', ['open', 'invite'])))
+    .addOption(signup === undefined ? signupOption : signupOption.default(signup))
     .addOption(option('signupPlan'))
     .addOption(option('billingText'))
     .addOption(option('billingTextFile'))
@@ -120,26 +133,14 @@ function oneOf(flag: string, values: string[]): (v: string) => string {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('serve')
     .description('serve the HTTP API of a catalogue file')
-    .addOption(option('catalogue').makeOptionMandatory())
-    .addOption(option('host'))
-    .addOption(option('port').argParser(parsePort))
-    .addOption(option('access'))
-    .addOption(option('plans'))
-    .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
-    .addOption(option('metricsHost'))
-    .addOption(option('stopTimeout').argParser(parseSeconds))
-    .addOption(option('workers').argParser(parseWorkers))
-    .addOption(option('labelThreads').argParser(countParser('--label-threads', 1, 64)))
-    .addOption(option('labelQueue').argParser(countParser('--label-queue', 0, 100_000)));
-  addDashboardOptions(program.commands[program.commands.length - 1]).action(async (opts: ServeCliOptions) => {
+    .addOption(option('catalogue').makeOptionMandatory());
+  addServingOptions(cmd).addOption(option('workers').argParser(parseWorkers));
+  addDashboardOptions(cmd).action(async (opts: ServeCliOptions) => {
     const workers = opts.workers ?? 1;
-    if (workers > 1 && opts.metricsPort !== undefined)
-      throw new Error(
-        '--metrics-port serves one process; run one instance per core instead of --workers to scrape each',
-      );
+    if (workers > 1 && opts.metricsPort !== undefined) throw new Error(METRICS_WITH_WORKERS);
     if (servesItself(workers)) await serve(opts);
     else await runPrimary(workers);
   });

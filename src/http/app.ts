@@ -1,6 +1,7 @@
 // Assembles the HTTP service: strict validation, one error shape (Node's early answers
 // included), the access hooks on /v1, the nine operations, the OpenAPI document and the
-// API reference page (openapi.ts), and any extra routes (the dashboard).
+// API reference page (openapi.ts), the landing page at / (landing.ts), and any extra routes
+// (the dashboard).
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
@@ -31,6 +32,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
@@ -87,6 +89,8 @@ export interface AppOptions {
   catalogueProblem?: CatalogueProblem;
   /** The label analysis threads; by default a pool of its own, closed with the app. */
   labels?: LabelPool;
+  /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
+  dashboardPlace?: () => DashboardPlace;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -105,6 +109,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('catalogue', () => opts.catalogue.current);
   app.decorate('labels', opts.labels ?? ownLabelPool(app));
   await installOpenApi(app);
+  landing(app, opts.dashboardPlace);
   health(app);
   await app.register(async (v1) => {
     installAccessHooks(v1, opts.access);
