@@ -5,6 +5,7 @@
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
+import { fastifyTrust, type TrustProxy } from './trust-proxy';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -83,8 +84,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
-  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-Proto/-For from the proxies in front (`--trust-proxy`; true: one). */
+  trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
   /** The label analysis threads; by default a pool of its own, closed with the app. */
@@ -171,7 +172,7 @@ function createServer(opts: AppOptions): FastifyInstance {
       });
     },
     clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrust(opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   app.server.on('checkExpectation', answerExpectation(app));
