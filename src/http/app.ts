@@ -33,6 +33,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { BODY_LIMIT } from './schemas';
 import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
@@ -149,7 +150,7 @@ function createServer(opts: AppOptions): FastifyInstance {
     logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
-    bodyLimit: 64 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
     // Node's own Host check answers a bare 400: requireHost (raw-answers.ts) does it in the error shape.
