@@ -390,7 +390,8 @@ describe('real answers conform to GET /openapi.json', () => {
     for (const [p, item] of Object.entries<any>(doc.paths))
       for (const [method, o] of Object.entries<any>(item)) {
         const where = `${method.toUpperCase()} ${p}`;
-        if (method !== 'head') assert.ok(o.responses['200'].content['application/json'].example, `${where} has an example`);
+        if (method !== 'head')
+          assert.ok(o.responses['200'].content['application/json'].example, `${where} has an example`);
         for (const param of o.parameters ?? [])
           if (param.example !== undefined) check(param.schema, param.example, `${where} ${param.name}`);
         const body = o.requestBody?.content['application/json'];
