@@ -11,6 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { openAccess, openAccounts } from './access';
 import { systemClock, type AccessControl, type Clock } from './access/types';
 import { buildApp } from './http/app';
+import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { Metrics } from './ops/metrics';
@@ -210,11 +211,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 /** The dashboard on a port of its own: the same security headers and pages, no API. */
 async function dashboardServer(
   logger: Logger,
-  trustProxy: boolean,
+  trustProxy: TrustProxy | true,
   pages: (app: FastifyInstance) => Promise<void>,
 ): Promise<FastifyInstance> {
   const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
-  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: log, trustProxy: fastifyTrust(trustProxy), disableRequestLogging: true });
   installSecurityHeaders(app);
   await pages(app);
   return app;

@@ -216,12 +216,16 @@ export const OPTIONS = {
     meaning: 'the address users reach the service at, for the links in mails',
   },
   trustProxy: {
-    flags: '--trust-proxy',
-    arg: '',
+    flags: '--trust-proxy [proxies]',
+    arg: '[N\\|ADDR,CIDR,…]',
     env: 'TRUST_PROXY',
     shownDefault: 'off',
-    help: 'behind a reverse proxy: trust X-Forwarded-Proto (dashboard cookies Secure over HTTPS) and X-Forwarded-For',
-    meaning: 'trust `X-Forwarded-Proto`/`-For` from a proxy in front (Secure cookies over HTTPS)',
+    help:
+      'behind reverse proxies: trust their X-Forwarded-Proto (dashboard cookies Secure over HTTPS) and X-Forwarded-For; ' +
+      'the client is the right-most address not a proxy. Give the number of proxies in front (alone: 1) or their ' +
+      'addresses, e.g. 10.0.0.1,10.0.0.0/8,loopback',
+    meaning:
+      'behind reverse proxies: their number (alone: 1) or addresses/CIDRs; the client address is the right-most `X-Forwarded-For` entry not a proxy (docs/deployment.md); `X-Forwarded-Proto` makes cookies Secure',
   },
   sessionSecret: {
     flags: '--session-secret <secret>',

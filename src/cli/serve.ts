@@ -14,6 +14,7 @@ import { startServer } from '../server';
 import type { DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
+import { parseTrustProxy, type TrustProxy } from '../http/trust-proxy';
 
 /** Why --metrics-port and --workers above 1 are refused together. */
 export const METRICS_WITH_WORKERS =
@@ -35,7 +36,7 @@ export interface ServeCliOptions {
   signupPlan: string;
   billingText?: string;
   billingTextFile?: string;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   sessionSecret?: string;
   stripeSecretKey?: string;
   stripeWebhookSecret?: string;
@@ -72,7 +73,7 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
     signup: o.signup,
     signupPlan: o.signupPlan,
     billingText: billingText.trim(),
-    trustProxy: o.trustProxy === true,
+    trustProxy: o.trustProxy ?? false,
     sessionSecret: o.sessionSecret,
     mail: { smtpUrl: o.smtpUrl, from: o.mailFrom },
     stripe:
@@ -110,7 +111,7 @@ export function addDashboardOptions(cmd: Command, signup?: 'open' | 'invite'): C
     .addOption(option('smtpUrl'))
     .addOption(option('mailFrom'))
     .addOption(option('publicUrl').argParser(parsePublicUrl))
-    .addOption(option('trustProxy'))
+    .addOption(option('trustProxy').argParser(parseTrustProxy).preset('1'))
     .addOption(option('sessionSecret'));
 }
 

@@ -30,6 +30,10 @@ const ERRORS: Record<string, { title: string; text: string }> = {
     title: 'Service unavailable',
     text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
   },
+  busy: {
+    title: 'Too many sign-ins right now',
+    text: 'Too many sign-ins right now. Try again in a moment. Nothing was changed.',
+  },
   csrf: {
     title: 'This form has expired',
     text: 'The form was not sent from this page, or it is too old. Go back, reload the page and try again.',

@@ -5,6 +5,7 @@
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
+import { fastifyTrust, type TrustProxy } from './trust-proxy';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -31,6 +32,7 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { BODY_LIMIT } from './schemas';
 import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
@@ -80,8 +82,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
-  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-Proto/-For from the proxies in front (`--trust-proxy`; true: one). */
+  trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
   /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
@@ -135,7 +137,7 @@ function createServer(opts: AppOptions): FastifyInstance {
     logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
-    bodyLimit: 64 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
     // Node's own Host check answers a bare 400: requireHost (raw-answers.ts) does it in the error shape.
@@ -158,7 +160,7 @@ function createServer(opts: AppOptions): FastifyInstance {
       });
     },
     clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrust(opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   app.server.on('checkExpectation', answerExpectation(app));

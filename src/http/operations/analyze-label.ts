@@ -6,21 +6,31 @@
 // analysed in slices with other requests served between them (read model analyseLabelInSlices).
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
-import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
+import { LETTER_OR_DIGIT_RULE, LabelAnalysis, NO_QUERY, holdsLetterOrDigit } from '../schemas';
+import { HEADERS, V1_REFUSALS, answer, refusals } from '../responses';
+import { EXAMPLE_LABEL_TEXT, LABEL_ANALYSIS } from '../examples';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
 export const MAX_LABEL_TEXT = 100_000;
+/** 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit. */
+export const LABEL_BODY_LIMIT = 640 * 1024;
 
-const Body = Type.Object({
-  text: Type.String({
-    minLength: 1,
-    maxLength: MAX_LABEL_TEXT,
-    'x-unicode-pattern': LETTER_OR_DIGIT,
-    'x-message': 'must be a string holding at least one letter or digit',
-    description: "One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters.",
-  }),
-});
+const Body = Type.Object(
+  {
+    text: Type.String({
+      minLength: 1,
+      maxLength: MAX_LABEL_TEXT,
+      ...holdsLetterOrDigit('must be a string holding at least one letter or digit'),
+      description: `One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters. ${LETTER_OR_DIGIT_RULE}`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: `A JSON object with "text" and no other field, of at most ${LABEL_BODY_LIMIT / 1024} KiB.`,
+    examples: [{ text: EXAMPLE_LABEL_TEXT }],
+  },
+);
 
 export function analyzeLabel(app: Api): void {
   app.post(
@@ -29,14 +39,23 @@ export function analyzeLabel(app: Api): void {
       schema: {
         operationId: 'analyzeLabel',
         summary: 'Analyse an ingredient label',
-        description:
-          'Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does.',
+        description: `Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does. Charged one call, whatever the length. Needs Content-Type: application/json; bodies over ${LABEL_BODY_LIMIT / 1024} KiB are refused with 413. ${NO_QUERY}`,
         tags: ['labels'],
         body: Body,
         querystring: Type.Object({}),
-        response: { 200: LabelAnalysis, ...errors(400, 402, 403, 415, 429, 503) },
+        response: {
+          200: answer(
+            LabelAnalysis,
+            'The label’s entries in label order, each joined to an ingredient or unrecognised; a label joining nothing is a 200 too.',
+            HEADERS.trialRemaining,
+            LABEL_ANALYSIS,
+          ),
+          ...refusals([...V1_REFUSALS, 413, 415], {
+            413: `The request body is larger than ${LABEL_BODY_LIMIT / 1024} KiB.`,
+          }),
+        },
       },
-      bodyLimit: 640 * 1024, // 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit
+      bodyLimit: LABEL_BODY_LIMIT,
       preValidation: (req, _reply, done) => {
         if (req.headers['content-type'] === undefined)
           done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));
