@@ -15,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import Ajv from 'ajv/dist/2020';
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator';
 import type { IHttpOperation } from '@stoplight/types';
@@ -379,6 +380,25 @@ describe('real answers conform to GET /openapi.json', () => {
         for (const s of Object.keys(o.responses)) listed.push(`${o.operationId} ${s}`);
     assert.deepEqual(listed.filter((x) => !provoked.has(x)).sort(), []);
     assert.equal(listed.length, provoked.size);
+  });
+  it("has an example answer for every operation's 200, and every example in the document fits its schema", () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    const check = (schema: object, example: unknown, where: string) => {
+      const validate = ajv.compile({ ...schema, components: doc.components });
+      assert.ok(validate(example), `${where}: ${JSON.stringify(validate.errors)}`);
+    };
+    for (const [p, item] of Object.entries<any>(doc.paths))
+      for (const [method, o] of Object.entries<any>(item)) {
+        const where = `${method.toUpperCase()} ${p}`;
+        if (method !== 'head')
+          assert.ok(o.responses['200'].content['application/json'].example, `${where} has an example`);
+        for (const param of o.parameters ?? [])
+          if (param.example !== undefined) check(param.schema, param.example, `${where} ${param.name}`);
+        const body = o.requestBody?.content['application/json'];
+        if (body) check(body.schema, body.example, `${where} body`);
+      }
+    for (const [name, schema] of Object.entries<any>(doc.components.schemas))
+      for (const example of schema.examples ?? []) check(schema, example, name);
   });
   it('would catch an undocumented status, a body breaking its schema and a wrong media type (the check can fail)', () => {
     const ok = { 'content-type': 'application/json; charset=utf-8' };
