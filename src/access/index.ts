@@ -12,7 +12,14 @@ import { loadPlans } from './plans';
 import { SqliteBackend } from './sqlite-backend';
 import { systemClock, type Clock } from './types';
 
-export { AccessAccounts, normalEmail, MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from './accounts';
+export {
+  AccessAccounts,
+  CONFIRM_MS,
+  normalEmail,
+  MAX_FAILS_PER_ACCOUNT,
+  MAX_FAILS_PER_ADDRESS,
+  WINDOW_MS,
+} from './accounts';
 export type { NewKey, Session, SignIn } from './accounts';
 export type {
   AccountRecord,

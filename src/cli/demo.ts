@@ -55,7 +55,8 @@ export function register(program: Command): void {
         (url) => {
           if (url === undefined) return;
           process.stdout.write(
-            `dashboard: ${url} (anyone can sign up here; demo admin ${DEMO_ADMIN}, password ${adminPassword})\n`,
+            `dashboard: ${url} (anyone can sign up here; demo admin ${DEMO_ADMIN}, password ${adminPassword};\n` +
+              `  a sign-up's confirmation mail waits in the outbox: ${url}/admin/mail)\n`,
           );
         },
       );
