@@ -11,8 +11,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { openAccess, openAccounts } from './access';
 import { systemClock, type AccessControl, type Clock } from './access/types';
 import { buildApp } from './http/app';
+import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
+import { LabelPool, defaultLabelPool, type LabelPoolOptions } from './catalogue/label-pool';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
@@ -34,6 +36,8 @@ export interface ServeOptions {
   dashboard?: DashboardSettings;
   /** Serve the dashboard on this port instead of the API's (`--dashboard-port`). */
   dashboardPort?: number;
+  /** Label analysis threads and queue (`--label-threads`, `--label-queue`); default defaultLabelPool(). */
+  labelPool?: Partial<LabelPoolOptions>;
 }
 
 export interface RunningServer {
@@ -104,8 +108,13 @@ const LOG_FLUSH_MS = 1000;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
-  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome) => metrics?.reload(outcome));
+  const labels = new LabelPool({ ...defaultLabelPool(), ...opts.labelPool });
+  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome, c) => {
+    metrics?.reload(outcome);
+    if (outcome === 'swapped') labels.announce(c); // the worker threads make its join tables, not this one
+  });
   const ref = reloader.ref;
+  labels.announce(ref.current);
   const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans,
@@ -144,6 +153,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             accounts,
             access,
             catalogue: ref,
+            labels,
             settings: settings!,
             mailer: mailer!,
             billing,
@@ -152,11 +162,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
     catalogue: ref,
+    labels,
     access,
     logger,
     metrics,
     catalogueProblem: () => reloader.problem,
     trustProxy: settings?.trustProxy,
+    dashboardPlace: () =>
+      accounts === undefined ? undefined : own ? { port: portOf(dashboardApp!.server) } : { path: PREFIX },
     extend: own ? undefined : pages,
   });
   const dashboardApp = own && pages ? await dashboardServer(logger, settings!.trustProxy, pages) : undefined;
@@ -171,6 +184,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await dashboardApp?.close();
     await access.close();
     await accounts?.close();
+    await labels.close();
     ref.current.close();
     throw err;
   }
@@ -200,6 +214,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await access.close();
         mailer?.close();
         await accounts?.close();
+        await labels.close();
         ref.current.close();
       })()),
   };
@@ -208,18 +223,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 /** The dashboard on a port of its own: the same security headers and pages, no API. */
 async function dashboardServer(
   logger: Logger,
-  trustProxy: boolean,
+  trustProxy: TrustProxy | true,
   pages: (app: FastifyInstance) => Promise<void>,
 ): Promise<FastifyInstance> {
   const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
-  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: log, trustProxy: fastifyTrust(trustProxy), disableRequestLogging: true });
   installSecurityHeaders(app);
   await pages(app);
   return app;
 }
 
-function urlOf(server: Server, host: string): string {
+function portOf(server: Server): number {
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
+
+function urlOf(server: Server, host: string): string {
+  const port = portOf(server);
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,9 +1,11 @@
 // Assembles the HTTP service: strict validation, one error shape (Node's early answers
 // included), the access hooks on /v1, the nine operations, the OpenAPI document and the
-// API reference page (openapi.ts), and any extra routes (the dashboard).
+// API reference page (openapi.ts), the landing page at / (landing.ts), and any extra routes
+// (the dashboard).
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
+import { fastifyTrust, type TrustProxy } from './trust-proxy';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -14,6 +16,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
+import { LabelPool } from '../catalogue/label-pool';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
@@ -30,6 +33,8 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { BODY_LIMIT } from './schemas';
+import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
@@ -38,6 +43,8 @@ import type { Metrics } from '../ops/metrics';
 declare module 'fastify' {
   interface FastifyInstance {
     catalogue(): Catalogue;
+    /** The label analysis threads (src/catalogue/label-pool.ts). */
+    labels: LabelPool;
   }
 }
 
@@ -78,10 +85,14 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
-  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-Proto/-For from the proxies in front (`--trust-proxy`; true: one). */
+  trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
+  /** The label analysis threads; by default a pool of its own, closed with the app. */
+  labels?: LabelPool;
+  /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
+  dashboardPlace?: () => DashboardPlace;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -98,7 +109,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, refusalCounter(opts.metrics));
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
+  app.decorate('labels', opts.labels ?? ownLabelPool(app));
   await installOpenApi(app);
+  landing(app, opts.dashboardPlace);
   health(app);
   await app.register(async (v1) => {
     installAccessHooks(v1, opts.access);
@@ -113,6 +126,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await opts.extend?.(app);
   return app;
+}
+
+/** A label pool closed with the app. */
+function ownLabelPool(app: FastifyInstance): LabelPool {
+  const pool = new LabelPool();
+  app.addHook('onClose', () => pool.close());
+  return pool;
 }
 
 /** The error observer that counts refusals in the metrics (none without metrics). */
@@ -130,7 +150,7 @@ function createServer(opts: AppOptions): FastifyInstance {
     logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
-    bodyLimit: 64 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
     // Node's own Host check answers a bare 400: requireHost (raw-answers.ts) does it in the error shape.
@@ -153,7 +173,7 @@ function createServer(opts: AppOptions): FastifyInstance {
       });
     },
     clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrust(opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   app.server.on('checkExpectation', answerExpectation(app));

@@ -70,7 +70,12 @@ export function signUpRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     const token = invite === '' ? null : await accounts.takeToken(invite, 'invite');
     if (invite !== '' && token === null)
       return again(403, { closed: settings.signup === 'invite', badInvite: true, invite: '' });
-    const user = await accounts.signUp(email, password, token?.plan || settings.signupPlan, 'developer', true);
+    const user = await accounts
+      .signUp(email, password, token?.plan || settings.signupPlan, 'developer', true)
+      .catch(async (err: unknown) => {
+        if (token !== null) await accounts.returnToken(invite, token); // nothing was made (busy, store)
+        throw err;
+      });
     if (user === null && token !== null) await accounts.returnToken(invite, token); // still good for another email
     void mailAfterSignUp(deps, email, user).catch((err: unknown) =>
       req.log.warn({ err: String(err) }, 'sign-up mail not made'),
