@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Service health and catalogue build information
-         * @description Needs no API key and is not charged; `built_at` is the freshness signal.
+         * @description Needs no API key and is not charged; `built_at` is the freshness signal. Query parameters are ignored.
          */
         get: operations["getHealth"];
         put?: never;
