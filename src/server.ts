@@ -14,6 +14,7 @@ import { buildApp } from './http/app';
 import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
+import { LabelPool, defaultLabelPool, type LabelPoolOptions } from './catalogue/label-pool';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
@@ -35,6 +36,8 @@ export interface ServeOptions {
   dashboard?: DashboardSettings;
   /** Serve the dashboard on this port instead of the API's (`--dashboard-port`). */
   dashboardPort?: number;
+  /** Label analysis threads and queue (`--label-threads`, `--label-queue`); default defaultLabelPool(). */
+  labelPool?: Partial<LabelPoolOptions>;
 }
 
 export interface RunningServer {
@@ -105,8 +108,13 @@ const LOG_FLUSH_MS = 1000;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
-  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome) => metrics?.reload(outcome));
+  const labels = new LabelPool({ ...defaultLabelPool(), ...opts.labelPool });
+  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome, c) => {
+    metrics?.reload(outcome);
+    if (outcome === 'swapped') labels.announce(c); // the worker threads make its join tables, not this one
+  });
   const ref = reloader.ref;
+  labels.announce(ref.current);
   const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans,
@@ -145,6 +153,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             accounts,
             access,
             catalogue: ref,
+            labels,
             settings: settings!,
             mailer: mailer!,
             billing,
@@ -153,6 +162,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
     catalogue: ref,
+    labels,
     access,
     logger,
     metrics,
@@ -174,6 +184,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await dashboardApp?.close();
     await access.close();
     await accounts?.close();
+    await labels.close();
     ref.current.close();
     throw err;
   }
@@ -203,6 +214,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await access.close();
         mailer?.close();
         await accounts?.close();
+        await labels.close();
         ref.current.close();
       })()),
   };

@@ -122,6 +122,22 @@ export const OPTIONS = {
     help: 'server processes sharing the port, one per core is typical; not with --metrics-port',
     meaning: 'server processes sharing the port (node:cluster); not with `--metrics-port`',
   },
+  labelThreads: {
+    flags: '--label-threads <n>',
+    arg: 'N',
+    env: 'LABEL_THREADS',
+    shownDefault: 'half the cores, 1 to 4',
+    help: 'worker threads per server process that analyse labels (POST /v1/labels/analyze), off the request thread; default half the cores, 1 to 4',
+    meaning: 'worker threads per server process analysing labels, off the request thread',
+  },
+  labelQueue: {
+    flags: '--label-queue <n>',
+    arg: 'N',
+    env: 'LABEL_QUEUE',
+    shownDefault: '8 per label thread',
+    help: 'labels that may wait for a label thread; beyond them a label analysis is answered 503 with Retry-After; default 8 per label thread',
+    meaning: 'labels waiting for a label thread; beyond them label analysis answers 503 (Retry-After)',
+  },
   dashboard: {
     flags: '--dashboard <on|off>',
     arg: 'on\\|off',

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { option } from './options';
-import { startServer } from '../server';
+import { startServer, type ServeOptions } from '../server';
+import { DEFAULT_LABEL_QUEUE_PER_THREAD } from '../catalogue/label-pool';
 import type { DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
@@ -30,6 +31,8 @@ export interface ServeCliOptions {
   metricsHost: string;
   stopTimeout: number;
   workers?: number;
+  labelThreads?: number;
+  labelQueue?: number;
   dashboard: 'on' | 'off';
   dashboardPort?: number;
   signup: 'open' | 'invite';
@@ -93,7 +96,9 @@ export function addServingOptions(cmd: Command): Command {
     .addOption(option('plans'))
     .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
     .addOption(option('metricsHost'))
-    .addOption(option('stopTimeout').argParser(parseSeconds));
+    .addOption(option('stopTimeout').argParser(parseSeconds))
+    .addOption(option('labelThreads').argParser(countParser('--label-threads', 1, 64)))
+    .addOption(option('labelQueue').argParser(countParser('--label-queue', 0, 100_000)));
 }
 
 /** The dashboard's options; `signup` is the default sign-up (the table's unless given). */
@@ -151,7 +156,7 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts) });
+  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts), labelPool: labelPool(opts) });
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   let stopping = false;
   const stop = (signal: string) => {
@@ -199,6 +204,22 @@ function parseWorkers(value: string): number {
   if (!/^[0-9]+$/.test(value) || n < 1 || n > 64)
     throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
   return n;
+}
+
+/** The label pool options given (the queue defaults to 8 per thread given). */
+function labelPool(o: ServeCliOptions): ServeOptions['labelPool'] {
+  const threads = o.labelThreads;
+  const queue = o.labelQueue ?? (threads === undefined ? undefined : threads * DEFAULT_LABEL_QUEUE_PER_THREAD);
+  return { ...(threads === undefined ? {} : { threads }), ...(queue === undefined ? {} : { queue }) };
+}
+
+function countParser(option: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < min || n > max)
+      throw new Error(`${option} must be an integer from ${min} to ${max}, not "${value}"`);
+    return n;
+  };
 }
 
 function parseSeconds(value: string): number {

@@ -160,8 +160,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       index: false,
     });
   });
-  const { accounts, access, catalogue, settings, mailer, billing, alerts } = deps; // not the options' `prefix`, already applied
-  const all: DashboardDeps = { accounts, access, catalogue, settings, mailer, billing, alerts };
+  const { accounts, access, catalogue, labels, settings, mailer, billing, alerts } = deps; // not the options' `prefix`, already applied
+  const all: DashboardDeps = { accounts, access, catalogue, labels, settings, mailer, billing, alerts };
   await app.register(stripeWebhook, all);
   const every = (ms: number, what: string, job: () => Promise<unknown>) => {
     const run = () => void job().catch((err: unknown) => app.log.warn({ err: String(err) }, what));

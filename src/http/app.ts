@@ -16,6 +16,7 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
+import { LabelPool } from '../catalogue/label-pool';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
@@ -42,6 +43,8 @@ import type { Metrics } from '../ops/metrics';
 declare module 'fastify' {
   interface FastifyInstance {
     catalogue(): Catalogue;
+    /** The label analysis threads (src/catalogue/label-pool.ts). */
+    labels: LabelPool;
   }
 }
 
@@ -86,6 +89,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
+  /** The label analysis threads; by default a pool of its own, closed with the app. */
+  labels?: LabelPool;
   /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
   dashboardPlace?: () => DashboardPlace;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
@@ -104,6 +109,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, refusalCounter(opts.metrics));
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
+  app.decorate('labels', opts.labels ?? ownLabelPool(app));
   await installOpenApi(app);
   landing(app, opts.dashboardPlace);
   health(app);
@@ -120,6 +126,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await opts.extend?.(app);
   return app;
+}
+
+/** A label pool closed with the app. */
+function ownLabelPool(app: FastifyInstance): LabelPool {
+  const pool = new LabelPool();
+  app.addHook('onClose', () => pool.close());
+  return pool;
 }
 
 /** The error observer that counts refusals in the metrics (none without metrics). */

@@ -2276,7 +2276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            /** @description Access cannot be verified, or the catalogue file is being replaced, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Retry shortly. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
