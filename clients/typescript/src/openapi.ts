@@ -362,7 +362,7 @@ export interface operations {
             /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -400,7 +400,7 @@ export interface operations {
             /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -539,7 +539,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -615,7 +615,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -778,7 +778,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -875,7 +875,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1066,7 +1066,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1153,7 +1153,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1348,7 +1348,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1541,7 +1541,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1628,7 +1628,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1763,7 +1763,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1839,7 +1839,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1964,7 +1964,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2047,7 +2047,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2279,7 +2279,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
