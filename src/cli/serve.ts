@@ -168,8 +168,9 @@ export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: str
       process.exit(1);
     }, opts.stopTimeout * 1000).unref();
     server.close().then(
-      () => {
+      async () => {
         server.app.log.info({ signal }, 'stopped');
+        await server.flushLog(); // every line written before the process goes
         process.exit(0);
       },
       (err) => {
