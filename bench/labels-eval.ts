@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { LabelKeysBuilder } from '../src/builder/label-keys';
+import { LabelKeysBuilder, isWeakRecord } from '../src/builder/label-keys';
 import { LabelJoiner, type JoinStepName } from '../src/labels/joiner';
 import { ingredientId } from '../src/sample/dictionary';
 import { joinEntries } from '../src/labels/join-entries';
@@ -52,13 +52,22 @@ export function readEvalSet(file = path.join(ROOT, 'data', 'labels-eval.tsv')): 
   return out;
 }
 
+interface SampleRecord {
+  id: string;
+  name: string;
+  other_names: string | null;
+  cas_number: string | null;
+  ec_number: string | null;
+  functions: string[];
+}
+
 /** The sample's ingredient records (ingredients.jsonl.gz). */
-function sampleRecords(dir: string): { id: string; name: string; other_names: string | null; cas_number: string | null }[] {
+function sampleRecords(dir: string): SampleRecord[] {
   const text = zlib.gunzipSync(fs.readFileSync(path.join(dir, 'ingredients.jsonl.gz'))).toString('utf8');
   return text
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as { id: string; name: string; other_names: string | null; cas_number: string | null });
+    .map((l) => JSON.parse(l) as SampleRecord);
 }
 
 /**
@@ -77,14 +86,12 @@ export function sampleJoiner(
 } {
   const keys = new LabelKeysBuilder();
   const names: string[] = [];
-  const cas: (string | null)[] = [];
   const ords = new Map<string, number>();
   for (const r of sampleRecords(dir)) {
     const cosing = r.id === ingredientId(r.name);
     if (!cosing && !served) continue; // a label-only ingredient
     ords.set(r.id, names.length);
-    keys.ingredient(names.length, r.name, r.other_names);
-    cas.push(r.cas_number);
+    keys.ingredient(names.length, r.name, r.other_names, isWeakRecord(r), r.cas_number);
     names.push(cosing ? r.name.toUpperCase() : `label-only: ${r.name}`);
   }
   if (served) {
@@ -96,7 +103,6 @@ export function sampleJoiner(
     }
   }
   const ix = keys.index();
-  cas.forEach((c, ord) => ix.addCasNumbers(c, ord));
   return { joiner: new LabelJoiner(ix, { without }), names };
 }
 
