@@ -10,6 +10,7 @@ const GRANT: Grant = {
   keyId: 'open',
   account: 'open',
   plan: { name: 'open', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null, barcode: true },
+  pool: null,
 };
 const admitAll: AccessControl = {
   admit: async () => GRANT,

@@ -11,13 +11,16 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { openAccess, openAccounts } from './access';
 import { systemClock, type AccessControl, type Clock } from './access/types';
 import { buildApp } from './http/app';
+import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
+import { LabelPool, defaultLabelPool, type LabelPoolOptions } from './catalogue/label-pool';
 import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
 import { dashboard, PREFIX, StripeBilling, UsageAlerts, type DashboardSettings } from './dashboard';
 import { Mailer } from './mail';
+import { LogBlocks } from './ops/log-blocks';
 
 export interface ServeOptions {
   catalogue: string;
@@ -34,6 +37,8 @@ export interface ServeOptions {
   dashboard?: DashboardSettings;
   /** Serve the dashboard on this port instead of the API's (`--dashboard-port`). */
   dashboardPort?: number;
+  /** Label analysis threads and queue (`--label-threads`, `--label-queue`); default defaultLabelPool(). */
+  labelPool?: Partial<LabelPoolOptions>;
 }
 
 export interface RunningServer {
@@ -53,6 +58,8 @@ export interface RunningServer {
   /** The usage alerts' check (when the dashboard is served). */
   alerts?: UsageAlerts;
   close(): Promise<void>;
+  /** Resolves once every log line written so far has reached the log's destination (see flushLog). */
+  flushLog(): Promise<void>;
 }
 
 /** The secret is never logged: x-api-key is redacted wherever headers appear. */
@@ -78,15 +85,15 @@ function errWithoutBytes(err: Error): Record<string, unknown> {
 }
 
 /**
- * JSON lines on stderr, written asynchronously and in blocks: lines are queued until
- * LOG_BLOCK bytes are waiting (or a second has passed), then written with one write(),
- * rather than one write() per request (4 µs less CPU per line, in process). pino writes
- * what is still queued when the process exits (a stop, or a crash by an uncaught
- * exception); only a process killed outright (SIGKILL, the OOM killer) can lose the lines
- * of its last second.
+ * JSON lines on stderr (or `fd`), written asynchronously and in blocks: lines are gathered until
+ * LOG_BLOCK characters are waiting (or a second has passed), then written with one write(),
+ * rather than one write() per request (src/ops/log-blocks.ts). What is still held when the
+ * process exits is written then (a stop, or a crash by an uncaught exception), and a
+ * graceful stop first waits for every write in progress (flushLog); only a process killed
+ * outright (SIGKILL, the OOM killer) can lose the lines of its last second.
  */
-export function defaultLogger(): Logger {
-  const destination = pino.destination({ dest: 2, sync: false, minLength: LOG_BLOCK });
+export function defaultLogger(fd = 2): Logger {
+  const destination = new LogBlocks(pino.destination({ dest: fd, sync: false, minLength: LOG_BLOCK }), fd, LOG_BLOCK);
   setInterval(() => {
     try {
       destination.flush();
@@ -99,13 +106,35 @@ export function defaultLogger(): Logger {
     destination,
   );
 }
-const LOG_BLOCK = 4096;
+/** 16,000 characters: about 100 request lines a write (SonicBoom writes at most 16 KiB at once). */
+const LOG_BLOCK = 16_000;
 const LOG_FLUSH_MS = 1000;
+
+/**
+ * Resolves once every line the logger has been given is written: its block sent and any
+ * write still in progress finished. pino's exit hook writes only what is queued, so a block
+ * whose write was in progress when the process exited was lost (or came after later lines);
+ * a graceful stop waits for this before exiting.
+ */
+export function flushLog(logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      logger.flush(() => resolve());
+    } catch {
+      resolve(); // a destination already ended, or none that buffers
+    }
+  });
+}
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const logger = opts.logger ?? defaultLogger();
-  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome) => metrics?.reload(outcome));
+  const labels = new LabelPool({ ...defaultLabelPool(), ...opts.labelPool });
+  const reloader = new CatalogueReloader(opts.catalogue, logger, (outcome, c) => {
+    metrics?.reload(outcome);
+    if (outcome === 'swapped') labels.announce(c); // the worker threads make its join tables, not this one
+  });
   const ref = reloader.ref;
+  labels.announce(ref.current);
   const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans,
@@ -144,6 +173,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
             accounts,
             access,
             catalogue: ref,
+            labels,
             settings: settings!,
             mailer: mailer!,
             billing,
@@ -152,11 +182,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const own = opts.dashboardPort !== undefined;
   const app = await buildApp({
     catalogue: ref,
+    labels,
     access,
     logger,
     metrics,
     catalogueProblem: () => reloader.problem,
     trustProxy: settings?.trustProxy,
+    dashboardPlace: () =>
+      accounts === undefined ? undefined : own ? { port: portOf(dashboardApp!.server) } : { path: PREFIX },
     extend: own ? undefined : pages,
   });
   const dashboardApp = own && pages ? await dashboardServer(logger, settings!.trustProxy, pages) : undefined;
@@ -171,6 +204,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await dashboardApp?.close();
     await access.close();
     await accounts?.close();
+    await labels.close();
     ref.current.close();
     throw err;
   }
@@ -189,6 +223,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     catalogue: ref,
     reloader,
     access,
+    flushLog: () => flushLog(logger),
     close: () =>
       (closing ??= (async () => {
         reloader.close();
@@ -200,6 +235,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await access.close();
         mailer?.close();
         await accounts?.close();
+        await labels.close();
         ref.current.close();
       })()),
   };
@@ -208,18 +244,22 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 /** The dashboard on a port of its own: the same security headers and pages, no API. */
 async function dashboardServer(
   logger: Logger,
-  trustProxy: boolean,
+  trustProxy: TrustProxy | true,
   pages: (app: FastifyInstance) => Promise<void>,
 ): Promise<FastifyInstance> {
   const log: FastifyBaseLogger = logger; // fastify's view of the pino logger
-  const app = Fastify({ loggerInstance: log, trustProxy, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: log, trustProxy: fastifyTrust(trustProxy), disableRequestLogging: true });
   installSecurityHeaders(app);
   await pages(app);
   return app;
 }
 
-function urlOf(server: Server, host: string): string {
+function portOf(server: Server): number {
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
+
+function urlOf(server: Server, host: string): string {
+  const port = portOf(server);
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

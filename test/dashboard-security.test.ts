@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { IDLE_MS, ABSOLUTE_MS } from '../src/dashboard/settings';
 import { COOKIE, CSP, CSRF_COOKIE } from '../src/dashboard';
-import { MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from '../src/access';
+import { LIMITS } from '../src/access';
 import { ADMIN, Client, startDashboard, type DashboardServer } from './support/dashboard';
 import { productId } from './support/fixture';
 
@@ -217,23 +217,27 @@ describe('sign-in', () => {
     assert.ok(unknown.ms > known.ms / 4, `unknown ${unknown.ms} ms, known ${known.ms} ms`);
   });
 
-  test(`failures are limited per account (${MAX_FAILS_PER_ACCOUNT}) and per address (${MAX_FAILS_PER_ADDRESS}) for minutes`, async () => {
+  test(`failures are limited per email and address (${LIMITS.pair.max}) and per address (${LIMITS.address.max}) for minutes`, async () => {
     const { email } = await developer();
     const from = (addr: string) => new Client(t.url, { 'x-forwarded-for': addr });
-    for (let i = 0; i < MAX_FAILS_PER_ACCOUNT; i++)
-      assert.equal((await from(`10.3.0.${i}`).signIn(email, 'wrong password')).status, 401);
-    const limited = await from('10.3.1.1').signIn(email, PASSWORD);
-    assert.equal(limited.status, 429, 'even the right password, from elsewhere');
-    assert.match(await limited.text(), /Too many failed sign-ins for this account\. Wait five minutes/);
-    for (let i = 0; i < MAX_FAILS_PER_ADDRESS; i++)
+    for (let i = 0; i < LIMITS.pair.max; i++)
+      assert.equal((await from('10.3.0.1').signIn(email, 'wrong password')).status, 401);
+    const limited = await from('10.3.0.1').signIn(email, PASSWORD);
+    assert.equal(limited.status, 429, 'even the right password, from that address');
+    assert.match(
+      await limited.text(),
+      /Too many failed sign-ins for this account from your network\. Wait five minutes/,
+    );
+    assert.equal((await from('10.3.1.1').signIn(email, PASSWORD)).status, 303, 'the owner, elsewhere, signs in');
+    for (let i = 0; i < LIMITS.address.max; i++)
       assert.equal((await from('10.4.4.4').signIn(`stranger${i}@example.com`, 'wrong password')).status, 401);
     const other = await developer();
     const byAddress = await from('10.4.4.4').signIn(other.email, PASSWORD);
     assert.equal(byAddress.status, 429);
-    assert.match(await byAddress.text(), /from your network/);
+    assert.match(await byAddress.text(), /Too many failed sign-ins from your network/);
     assert.equal((await from('10.4.4.5').signIn(other.email, PASSWORD)).status, 303, 'another address is not limited');
-    t.clock.offset += WINDOW_MS;
-    assert.equal((await from('10.3.1.1').signIn(email, PASSWORD)).status, 303, 'the next window');
+    t.clock.offset += LIMITS.pair.windowMs;
+    assert.equal((await from('10.3.0.1').signIn(email, PASSWORD)).status, 303, 'the next window');
   });
 });
 

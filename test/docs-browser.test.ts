@@ -10,16 +10,21 @@ import { browserSkip, launchChromium } from './support/browser';
 
 const skip = browserSkip('docs-browser', '/docs');
 
+const GETS = [
+  '/health',
+  '/v1/products/search',
+  '/v1/products',
+  '/v1/products/{id}',
+  '/v1/products/barcode/{barcode}',
+  '/v1/ingredients/search',
+  '/v1/ingredients/{id}',
+];
+/** The nine operations and the HEAD twin of each GET. */
 const OPERATIONS = [
-  'GET /health',
-  'GET /v1/products/search',
-  'GET /v1/products',
-  'GET /v1/products/{id}',
-  'GET /v1/products/barcode/{barcode}',
+  ...GETS.map((p) => `GET ${p}`),
+  ...GETS.map((p) => `HEAD ${p}`),
   'POST /v1/labels/analyze',
   'POST /v1/products/batch',
-  'GET /v1/ingredients/search',
-  'GET /v1/ingredients/{id}',
 ];
 
 let t: TestServer;
@@ -59,7 +64,7 @@ test(
     await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
 
     const op = page
-      .locator('.opblock')
+      .locator('.opblock.opblock-get')
       .filter({ has: page.locator('.opblock-summary-path[data-path="/v1/products/{id}"]') });
     await op.locator('.opblock-summary').click();
     const tryOut = op.locator('button.try-out__btn');

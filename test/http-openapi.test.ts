@@ -22,27 +22,35 @@ function schemaFor(path: string, method: string, status: number): object {
   assert.ok(op, `${method} ${path} is documented`);
   const res = op.responses[String(status)];
   assert.ok(res, `${method} ${path} documents ${status}`);
-  return res.content['application/json'].schema;
+  // The schema, with the document's components beside it for its $refs (#/components/schemas/ErrorBody).
+  return { ...res.content['application/json'].schema, components: doc.components };
 }
 
 describe('GET /openapi.json', () => {
-  it('is an OpenAPI 3.1 document, version 1.0.0, listing the nine operations', () => {
+  it('is an OpenAPI 3.1 document, version 1.0.0, listing the nine operations and the HEAD of each GET', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.version, '1.0.0');
     const ops = Object.entries(doc.paths)
       .flatMap(([p, v]: [string, any]) => Object.keys(v).map((m) => `${m.toUpperCase()} ${p}`))
       .sort();
-    assert.deepEqual(ops, [
-      'GET /health',
-      'GET /v1/ingredients/search',
-      'GET /v1/ingredients/{id}',
-      'GET /v1/products',
-      'GET /v1/products/barcode/{barcode}',
-      'GET /v1/products/search',
-      'GET /v1/products/{id}',
-      'POST /v1/labels/analyze',
-      'POST /v1/products/batch',
-    ]);
+    const gets = [
+      '/health',
+      '/v1/ingredients/search',
+      '/v1/ingredients/{id}',
+      '/v1/products',
+      '/v1/products/barcode/{barcode}',
+      '/v1/products/search',
+      '/v1/products/{id}',
+    ];
+    assert.deepEqual(
+      ops,
+      [
+        ...gets.map((p) => `GET ${p}`),
+        ...gets.map((p) => `HEAD ${p}`),
+        'POST /v1/labels/analyze',
+        'POST /v1/products/batch',
+      ].sort(),
+    );
   });
   it('documents the label analysis as operationId analyzeLabel, tag labels, with its body', () => {
     const op = doc.paths['/v1/labels/analyze'].post;

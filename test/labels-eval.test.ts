@@ -213,9 +213,10 @@ test('the served analysis reads the CAS numbers from the records (cas_number)', 
   const cas = ['59-02-9', '7695-91-2', '84133-50-6', '84133-50-6'];
   const records = names.map((name, i) => JSON.stringify({ name, cas_number: cas[i], category: null }));
   const answer = JSON.parse(
-    new LabelAnalyser(db, records).analyse(
-      'Vitamin E (CAS 59-02-9), Vitamin E Acetate 7695-91-2, Pareth (CAS 84133-50-6)',
-    ),
+    new LabelAnalyser(
+      db.prepare('SELECT kind, entries FROM label_keys').raw().all() as [number, string][],
+      records,
+    ).analyse('Vitamin E (CAS 59-02-9), Vitamin E Acetate 7695-91-2, Pareth (CAS 84133-50-6)'),
   ) as { entries: { ingredient: { name: string } | null }[] };
   assert.deepEqual(
     answer.entries.map((e) => e.ingredient?.name ?? null),

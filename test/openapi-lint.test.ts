@@ -48,6 +48,12 @@ describe("GET /openapi.json under Redocly's recommended rules", () => {
     const rules = (await lint(broken)).map((p) => p.split(':')[0]).sort();
     assert.deepEqual(rules, ['error no-empty-servers', 'warn operation-operationId', 'warn tag-description']);
   });
+  it('would report an example answer that breaks its schema (the examples are checked)', async () => {
+    const broken = structuredClone(doc);
+    broken.paths['/v1/products/{id}'].get.responses['200'].content['application/json'].example.brand = 7;
+    const rules = new Set((await lint(broken)).map((p) => p.split(':')[0]));
+    assert.deepEqual([...rules], ['warn no-invalid-media-type-examples']);
+  });
   it('gives every operation its documented operationId', () => {
     const found: Record<string, string> = {};
     for (const [p, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { compileValidator } from '../src/http/validator';
+import { LETTER_OR_DIGIT, NOT_ONLY_PUNCTUATION } from '../src/http/schemas';
 
 async function startWith(querystring: ReturnType<typeof Type.Object>): Promise<void> {
   const app = Fastify();
@@ -50,4 +51,19 @@ test('a body field is required exactly when the schema says so', async () => {
   } finally {
     await app.close();
   }
+});
+
+test('the standard pattern published beside a letter-or-digit rule never refuses what the server accepts', () => {
+  // The server checks x-unicode-pattern only (validator.ts): every value it accepts must match the portable pattern,
+  // read with Unicode support (as the server's engine would) and without (as browsers' OpenAPI tools do).
+  const unicode = new RegExp(LETTER_OR_DIGIT, 'u');
+  const portable = [new RegExp(NOT_ONLY_PUNCTUATION), new RegExp(NOT_ONLY_PUNCTUATION, 'u')];
+  const missed: string[] = [];
+  for (let c = 0; c <= 0x10ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const ch = String.fromCodePoint(c);
+    if (unicode.test(ch) && !portable.every((p) => p.test(ch))) missed.push(c.toString(16));
+  }
+  assert.deepEqual(missed, []);
+  for (const refused of ['!!!', '---', ' ', '[]{}|~`_']) assert.ok(!portable.some((p) => p.test(refused)), refused);
 });

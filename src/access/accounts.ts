@@ -4,9 +4,12 @@
 // result that creates or rolls it; session ids, form tokens and one-time tokens are stored
 // only as their SHA-256; every key operation checks that the key belongs to the account asking
 // (a key of another account is "no such key"); a sign-in answers the same, after the same
-// work, for an unknown email and a wrong password; failed sign-ins are limited per account and
-// per client address in windows of WINDOW_MS (never a longer lock-out); a store that fails or
-// does not answer in time gives ApiError('unavailable') from every method.
+// work, for an unknown email and a wrong password; every password check is counted before it
+// runs, atomically, against the limits of attempt-limits.ts (per email and client address, per
+// address, per email from browsers that never signed in to it, per account for a password
+// change), in windows never longer than 15 minutes; every hash is refused at once
+// (passwords.ts, BUSY) when the process already runs its bound; a store that fails or does not
+// answer in time gives ApiError('unavailable') from every method.
 import { hash, randomBytes } from 'node:crypto';
 import { ApiError } from '../shared/errors';
 import { AccessAdmin } from './admin';
@@ -21,7 +24,8 @@ import type {
   TokenRecord,
   UserRecord,
 } from './backend';
-import { dummyCheck, hashPassword, verifyPassword } from './passwords';
+import { AttemptLimits } from './attempt-limits';
+import { dummyCheck, hashPassword, prepareDummy, refuseIfBusy, verifyPassword } from './passwords';
 import type { Plans } from './plans';
 import { hashSecret, newAccountName, newKeyId, newSecret, PREFIX_CHARS, rememberPrefix } from './secret';
 import { SelfServe, type Invite } from './selfserve';
@@ -30,16 +34,12 @@ import type { Clock } from './types';
 
 export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord };
 
-/** Sign-in attempts are counted in fixed windows of this length. */
-export const WINDOW_MS = 5 * 60_000;
-/** Failed sign-ins allowed per account, and per client address, in one window. */
-export const MAX_FAILS_PER_ACCOUNT = 5;
-export const MAX_FAILS_PER_ADDRESS = 20;
 const INVITE_MS = 7 * 86_400_000;
 const RESET_MS = 24 * 3_600_000;
 
 export type SignIn =
-  { ok: true; user: UserRecord } | { ok: false; why: 'invalid' | 'account-limited' | 'address-limited' | 'disabled' };
+  | { ok: true; user: UserRecord }
+  | { ok: false; why: 'invalid' | 'pair-limited' | 'account-limited' | 'address-limited' | 'disabled' };
 
 export interface NewKey {
   id: string;
@@ -64,6 +64,7 @@ export class AccessAccounts {
   readonly outbox: MailStore;
   /** Plan requests, the audit log, preferences, billing links and live settings. */
   readonly selfServe: SelfServe;
+  private readonly limits: AttemptLimits;
 
   constructor(
     private readonly store: Backend,
@@ -79,7 +80,8 @@ export class AccessAccounts {
       mails: (offset, limit) => this.guard(() => store.mails(offset, limit)),
       mail: (id) => this.guard(() => store.mail(id)),
     };
-    void dummyCheck('').catch(() => {}); // the dummy hash made now, not during the first sign-in
+    this.limits = new AttemptLimits(store, clock, (op) => this.guard(op));
+    void prepareDummy().catch(() => {}); // the dummy hash made now, not during the first sign-in
   }
 
   /** Runs a store operation; any failure becomes ApiError('unavailable'). */
@@ -114,30 +116,27 @@ export class AccessAccounts {
     return (await this.guard(() => this.store.createAccount(user))) ? user : null;
   }
 
-  async signIn(email: string, password: string, address: string): Promise<SignIn> {
+  /**
+   * `known`: the account a signed cookie of this browser says it signed in to before ('' for
+   * none); that account is not held to the per-email limit, so strangers cannot keep its owner out.
+   */
+  async signIn(email: string, password: string, address: string, known = ''): Promise<SignIn> {
+    refuseIfBusy(); // before anything is counted
     const e = normalEmail(email);
-    const window = Math.floor(this.clock.now() / WINDOW_MS);
-    const byAccount = `email:${sha256(e)}`;
-    const byAddress = `addr:${sha256(address)}`;
-    const [accountFails, addressFails] = await this.guard(() =>
-      Promise.all([
-        this.store.attempts(byAccount, window, WINDOW_MS, 0),
-        this.store.attempts(byAddress, window, WINDOW_MS, 0),
-      ]),
-    );
-    if (addressFails >= MAX_FAILS_PER_ADDRESS) return { ok: false, why: 'address-limited' };
-    if (accountFails >= MAX_FAILS_PER_ACCOUNT) return { ok: false, why: 'account-limited' };
+    const pair = this.limits.counter('pair', `${e}\n${address}`);
+    if (!(await this.limits.take(pair))) return { ok: false, why: 'pair-limited' };
+    const byAddress = this.limits.counter('address', address);
+    if (!(await this.limits.take(byAddress))) return { ok: false, why: 'address-limited' };
+    const taken = [pair, byAddress];
     const user = await this.guard(() => this.store.userByEmail(e));
-    const good = user === null ? await dummyCheck(password) : await verifyPassword(password, user.passwordHash);
-    if (!good || user === null) {
-      await this.guard(() =>
-        Promise.all([
-          this.store.attempts(byAccount, window, WINDOW_MS, 1),
-          this.store.attempts(byAddress, window, WINDOW_MS, 1),
-        ]),
-      );
-      return { ok: false, why: 'invalid' };
+    if (user === null || user.name !== known) {
+      const byEmail = this.limits.counter('email', e);
+      taken.push(byEmail);
+      if (!(await this.limits.take(byEmail))) return { ok: false, why: 'account-limited' };
     }
+    const good = user === null ? await dummyCheck(password) : await verifyPassword(password, user.passwordHash);
+    if (!good || user === null) return { ok: false, why: 'invalid' };
+    await this.limits.giveBack(taken);
     if (user.disabled) return { ok: false, why: 'disabled' };
     return { ok: true, user };
   }
@@ -146,12 +145,15 @@ export class AccessAccounts {
     return this.guard(() => this.store.user(name));
   }
 
-  /** False when `current` is not the account's password. Ends every session of the account. */
-  async changePassword(name: string, current: string, next: string): Promise<boolean> {
+  /** 'wrong' when `current` is not the account's password; 'limited' after too many tries. Ends every session of the account. */
+  async changePassword(name: string, current: string, next: string): Promise<'changed' | 'wrong' | 'limited'> {
+    const tries = this.limits.counter('password', name);
+    if (!(await this.limits.take(tries))) return 'limited';
     const user = await this.user(name);
-    if (user === null || !(await verifyPassword(current, user.passwordHash))) return false;
+    if (user === null || !(await verifyPassword(current, user.passwordHash))) return 'wrong';
+    await this.limits.giveBack([tries]);
     await this.setPassword(name, next);
-    return true;
+    return 'changed';
   }
 
   private async setPassword(name: string, password: string): Promise<void> {
@@ -239,6 +241,11 @@ export class AccessAccounts {
 
   trialUsed(account: string): Promise<number> {
     return this.guard(() => this.store.trialUsed(account));
+  }
+
+  /** The account's calls of the month, the count its monthly cap or ceiling is checked on. */
+  accountCalls(account: string, month: string): Promise<number> {
+    return this.guard(() => this.store.accountCalls(account, month));
   }
 
   /** Puts back a token taken by takeToken whose use failed (an invitation for an email that has an account). */
@@ -347,12 +354,18 @@ export class AccessAccounts {
     return t !== null && t.kind === kind && this.clock.now() < t.expiresAt ? t : null;
   }
 
-  /** Sets a new password with a reset token (used up); false when the token is not valid. Ends every session. */
-  async resetPassword(secret: string, password: string): Promise<boolean> {
+  /**
+   * Sets a new password with a reset token (used up); the account, or false when the token is not
+   * valid. Ends every session. The password is hashed before the token is used up, so that a
+   * refusal (BUSY) leaves the link working.
+   */
+  async resetPassword(secret: string, password: string): Promise<string | false> {
+    if ((await this.peekToken(secret, 'reset')) === null) return false;
+    const h = await hashPassword(password);
     const t = await this.takeToken(secret, 'reset');
     if (t === null) return false;
-    await this.setPassword(t.account, password);
-    return true;
+    await this.guard(() => this.store.setPassword(t.account, h));
+    return t.account;
   }
 
   // The operator's changes

@@ -84,19 +84,28 @@ export class AccessAdmin {
     }));
   }
 
-  /** Per key and per account for one UTC month: calls served, of which included and overage, and requests refused (429). */
+  /**
+   * Per key and per account for one UTC month: calls served, of which included and overage, and
+   * requests refused (429). A dashboard account's included calls are the account's: its keys
+   * take them in the order the keys were made, so its keys' figures add up to the account's.
+   */
   async usage(month: string): Promise<UsageReport> {
     const [snap, rows] = await Promise.all([this.store.snapshot(), this.store.usage(month)]);
     const byKey = new Map(rows.map((r) => [r.keyId, r]));
     const keys: UsageReport['keys'] = [];
     const accounts = new Map<string, UsageFigures & { account: string }>();
+    /** Dashboard accounts (their included calls are the account's): the included calls not yet given to a key. */
+    const left = new Map(snap.accounts.filter((a) => a.email).map((a) => [a.name, Infinity]));
     for (const k of sortedKeys(snap)) {
       const row = byKey.get(k.id);
       if (row === undefined) continue;
       const plan = this.plans.get(k.plan);
       if (plan === undefined)
         throw new Error(`key ${k.id} is on plan "${k.plan}", unknown here (pass the deployment's --plans file)`);
-      const included = Math.min(row.calls, plan.monthlyIncluded ?? row.calls);
+      const pooled = left.get(k.account);
+      const allowance = plan.monthlyIncluded ?? row.calls;
+      const included = Math.min(row.calls, allowance, pooled ?? allowance);
+      if (pooled !== undefined) left.set(k.account, Math.min(pooled, allowance) - included);
       const figures = { calls: row.calls, included, overage: row.calls - included, refused: row.refused };
       keys.push({ id: k.id, account: k.account, plan: k.plan, ...figures });
       const acc = accounts.get(k.account) ?? { account: k.account, calls: 0, included: 0, overage: 0, refused: 0 };

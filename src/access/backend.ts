@@ -60,8 +60,15 @@ export interface ChargeRequest {
   /** The UTC day (YYYY-MM-DD) of the month, for the per-day counters. */
   day: string;
   units: number;
-  /** Per key and month; null for none. */
+  /** Per key and month (per account and month when `pool` is set); null for none. */
   ceiling: number | null;
+  /**
+   * A dashboard account's keys share its allowances: every key id of the account. Its calls
+   * of the month are also counted as the account's, in the same step, and the ceiling is
+   * checked on that count (a store without it yet starts it from these keys' calls).
+   * null: per key.
+   */
+  pool: readonly string[] | null;
   /** Per account, ever; null when not a trial. */
   trialLimit: number | null;
 }
@@ -152,8 +159,12 @@ export interface RecordStore {
 export interface Backend extends MailStore, RecordStore {
   version(): Promise<number>;
   snapshot(): Promise<Snapshot>;
-  /** Counts one request in the key's rate window `second`; false (and a refusal tallied for the month and day) when that makes it exceed `limit`. */
-  hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean>;
+  /**
+   * Counts one request in the rate window `second` of `rateId` (the key's id, or `@ACCOUNT` for a
+   * dashboard account's keys, which share one window); false (and a refusal tallied for the key's
+   * month and day) when that makes it exceed `limit`.
+   */
+  hit(keyId: string, rateId: string, second: number, limit: number, month: string, day: string): Promise<boolean>;
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Creates the key, and its account when new (first key at `key.createdAt`). */
   createKey(key: KeyRecord): Promise<void>;
@@ -181,6 +192,8 @@ export interface Backend extends MailStore, RecordStore {
   keysOf(account: string): Promise<KeyRecord[]>;
   /** Trial requests the account has used (0 when none). */
   trialUsed(account: string): Promise<number>;
+  /** A dashboard account's calls of the month, as its ceiling is checked on (0 when none). */
+  accountCalls(account: string, month: string): Promise<number>;
 
   /** Kept for `ttlMs` at most (then the store may forget it); `s.account` '' for a session not signed in. */
   putSession(idHash: string, s: SessionRecord, ttlMs: number): Promise<void>;

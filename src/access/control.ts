@@ -3,7 +3,9 @@
 // round trip per step; key and account changes (a disabled key or account, a plan, a roll)
 // are seen within POLL_MS + one reload; a rolled key's old secret is refused from the end of
 // its grace period by this process's clock, with no store change needed; a failing or slow
-// store gives 'unavailable', never a pass.
+// store gives 'unavailable', never a pass; the keys of a dashboard account (it has an email)
+// share its rate window and its monthly ceiling (docs/metering.md), operator-made keys have
+// their own.
 import { ApiError } from '../shared/errors';
 import type { Backend, ChargeResult, Snapshot } from './backend';
 import type { Plans } from './plans';
@@ -90,7 +92,8 @@ export class MeteredAccess implements AccessControl {
     const rate = grant.plan.ratePerSecond;
     if (rate !== null) {
       const { month, day } = this.periods.of(now);
-      const ok = await this.guard(() => this.store.hit(grant.keyId, Math.floor(now / 1000), rate, month, day));
+      const rateId = grant.pool === null ? grant.keyId : `@${grant.account}`;
+      const ok = await this.guard(() => this.store.hit(grant.keyId, rateId, Math.floor(now / 1000), rate, month, day));
       if (!ok) throw ApiError.refusal('rateLimited');
     }
     return grant;
@@ -108,6 +111,7 @@ export class MeteredAccess implements AccessControl {
       day,
       units,
       ceiling: plan.monthlyCeiling,
+      pool: grant.pool,
       trialLimit,
     });
     return charged.then(trialLimit === null ? paid : trial, this.failed);
@@ -150,15 +154,19 @@ export class MeteredAccess implements AccessControl {
 
   private load(snap: Snapshot): void {
     const accounts = new Map(snap.accounts.map((a) => [a.name, a]));
+    const pools = poolsOf(snap);
     const byHash = new Map<string, Entry>();
     const byId = new Map<string, Entry>();
     for (const k of snap.keys) {
       const account = accounts.get(k.account);
       const plan: Plan | undefined = this.plans.get(k.plan);
       if (account === undefined) continue;
+      const pool = pools.get(k.account) ?? null;
       const entry: Entry = {
         grant:
-          k.disabled || account.disabled || plan === undefined ? undefined : { keyId: k.id, account: k.account, plan },
+          k.disabled || account.disabled || plan === undefined
+            ? undefined
+            : { keyId: k.id, account: k.account, plan, pool },
         paymentRequired: account.paymentRequired,
         trialEndsAt: plan?.trial ? account.firstKeyAt + plan.trial.days * DAY_MS : Infinity,
         validUntil: Infinity,
@@ -171,4 +179,16 @@ export class MeteredAccess implements AccessControl {
     this.byId = byId;
     this.version = snap.version;
   }
+}
+
+/**
+ * The key ids of every account made on the dashboard (it has an email): its allowances are
+ * the account's, shared by its keys (docs/metering.md, "Allowances of dashboard accounts").
+ * Operator-made accounts are absent: their keys' allowances stay per key.
+ */
+function poolsOf(snap: Snapshot): Map<string, readonly string[]> {
+  const pools = new Map<string, string[]>();
+  for (const a of snap.accounts) if (a.email) pools.set(a.name, []);
+  for (const k of snap.keys) pools.get(k.account)?.push(k.id);
+  return pools;
 }

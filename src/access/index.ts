@@ -12,7 +12,8 @@ import { loadPlans } from './plans';
 import { SqliteBackend } from './sqlite-backend';
 import { systemClock, type Clock } from './types';
 
-export { AccessAccounts, normalEmail, MAX_FAILS_PER_ACCOUNT, MAX_FAILS_PER_ADDRESS, WINDOW_MS } from './accounts';
+export { AccessAccounts, normalEmail } from './accounts';
+export { LIMITS } from './attempt-limits';
 export type { NewKey, Session, SignIn } from './accounts';
 export type {
   AccountRecord,
@@ -25,7 +26,7 @@ export type {
   Snapshot,
   UserRecord,
 } from './backend';
-export { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
+export { BUSY, BUSY_RETRY_S, PASSWORD_MAX, PASSWORD_MIN, isBusy } from './passwords';
 export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
 export { MeteredAccess } from './control';

@@ -3,8 +3,12 @@
 // later without breaking old hashes); verification compares in constant time; hashing runs
 // on libuv's thread pool, never on the event loop; checking a password against no account
 // (dummyCheck) costs the same as against one, so the time of a sign-in does not tell whether
-// an email has an account.
+// an email has an account. At most hashesAtOnce() hashes run at a time in this process (the
+// thread pool is shared with file reads, DNS and zlib): one more is refused at once with
+// ApiError('unavailable', BUSY), never queued, so a sign-in flood cannot slow anything else.
+import { availableParallelism } from 'node:os';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ApiError } from '../shared/errors';
 
 /** N = 2^15, r = 8: 32 MiB and about 0.1–0.25 s per hash on the 2-core development machine. */
 const COST = { N: 2 ** 15, r: 8, p: 1 };
@@ -14,6 +18,51 @@ const MAX_MEM = 128 * 1024 * 1024;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
+/** The message of the refusal when every hashing slot is taken. */
+export const BUSY = 'Too many sign-ins right now. Try again in a moment.';
+/** Seconds a refused client is asked to wait (Retry-After). */
+export const BUSY_RETRY_S = 1;
+
+/** Half the cores, at least 1 and at most 2: 1 on a 2-core machine. */
+let slots = Math.min(2, Math.max(1, Math.floor(availableParallelism() / 2)));
+let running = 0;
+/** The most hashes that ran at once, and the hashes refused, since the process started (or resetHashStats). */
+const stats = { peak: 0, refused: 0 };
+
+/** Hashes allowed to run at once in this process. */
+export function hashesAtOnce(): number {
+  return slots;
+}
+
+/** Sets the bound (tests, benchmarks); Infinity lifts it. */
+export function setHashesAtOnce(n: number): void {
+  if (!(n >= 1)) throw new Error('at least one hash must be allowed at a time');
+  slots = n;
+}
+
+export function hashStats(): { running: number; peak: number; refused: number } {
+  return { running, ...stats };
+}
+
+export function resetHashStats(): void {
+  stats.peak = running;
+  stats.refused = 0;
+}
+
+/** Throws the BUSY refusal when a hash started now would be refused (a later one may still lose the slot to another). */
+export function refuseIfBusy(): void {
+  if (running >= slots) throw busy();
+}
+
+export function isBusy(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 'unavailable' && err.message === BUSY;
+}
+
+function busy(): ApiError {
+  stats.refused++;
+  return new ApiError('unavailable', BUSY);
+}
+
 function derive(password: string, salt: Buffer, cost: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...cost, maxmem: MAX_MEM }, (err, key) =>
@@ -22,25 +71,48 @@ function derive(password: string, salt: Buffer, cost: ScryptOptions): Promise<Bu
   );
 }
 
+/** derive() in one of the slots; refused at once when none is free. */
+async function gated(password: string, salt: Buffer, cost: ScryptOptions): Promise<Buffer> {
+  refuseIfBusy();
+  running++;
+  stats.peak = Math.max(stats.peak, running);
+  try {
+    return await derive(password, salt, cost);
+  } finally {
+    running--;
+  }
+}
+
+function encode(salt: Buffer, key: Buffer): string {
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
 /** `scrypt$N$r$p$SALT$HASH` (base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return encode(salt, await gated(password, salt, COST));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || hash === undefined) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+  const key = await gated(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 let dummy: Promise<string> | undefined;
 
+/** The dummy hash, made once (outside the slots: at start, before any sign-in). */
+export function prepareDummy(): Promise<string> {
+  return (dummy ??= (async () => {
+    const salt = randomBytes(16);
+    return encode(salt, await derive(randomBytes(16).toString('hex'), salt, COST));
+  })());
+}
+
 /** The work of verifyPassword against a hash nobody has; always false. */
 export async function dummyCheck(password: string): Promise<false> {
-  await verifyPassword(password, await (dummy ??= hashPassword(randomBytes(16).toString('hex'))));
+  await verifyPassword(password, await prepareDummy());
   return false;
 }

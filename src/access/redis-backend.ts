@@ -33,15 +33,18 @@ import { describeSpec, parseRedisSpec, redisClient } from './redis-spec';
 
 const SCRIPTS = {
   // The hits and charges of one event-loop turn, checked and counted in turn. Each op has
-  // 2 KEYS and 7 ARGV, the last the day of the month (DD). Hit: KEYS rate window counter,
+  // 2 KEYS and 8 ARGV, the 7th the day of the month (DD). Hit: KEYS rate window counter,
   // usage hash; ARGV 'h', limit, key id. Charge: KEYS usage hash of the month, trial hash;
-  // ARGV 'c', key id, account, units, ceiling (-1: none), trial limit (-1: none). Results:
-  // hit 1 admitted / 0 refused; charge trial requests left (0 when not a trial), -1 trial
-  // used up, -2 ceiling reached. Every count goes to the month's field and the day's.
+  // ARGV 'c', key id, account, units, ceiling (-1: none), trial limit (-1: none), DD, and
+  // the pool: '' (per key), or every key id of a dashboard account joined by ',' — then the
+  // account's calls of the month (field t:ACCOUNT, started from its keys' c: fields when
+  // absent) are counted too and the ceiling is checked on them. Results: hit 1 admitted /
+  // 0 refused; charge trial requests left (0 when not a trial), -1 trial used up, -2
+  // ceiling reached. Every count goes to the month's field and the day's.
   meter: {
     lua: `local out = {}
 for i = 0, #KEYS / 2 - 1 do
-  local k1, k2, b = KEYS[2 * i + 1], KEYS[2 * i + 2], 7 * i
+  local k1, k2, b = KEYS[2 * i + 1], KEYS[2 * i + 2], 8 * i
   local dd = ':' .. ARGV[b + 7]
   if ARGV[b + 1] == 'h' then
     local n = redis.call('INCR', k1)
@@ -56,12 +59,19 @@ for i = 0, #KEYS / 2 - 1 do
   else
     local id, account = ARGV[b + 2], ARGV[b + 3]
     local u, ceil, tl = tonumber(ARGV[b + 4]), tonumber(ARGV[b + 5]), tonumber(ARGV[b + 6])
-    local left, refused = 0, nil
+    local left, refused, pool, total = 0, nil, ARGV[b + 8], nil
     if tl >= 0 then
       left = tl - tonumber(redis.call('HGET', k2, account) or '0') - u
       if left < 0 then refused = -1 end
     end
-    if not refused and ceil >= 0 and tonumber(redis.call('HGET', k1, 'c:' .. id) or '0') + u > ceil then refused = -2 end
+    if pool ~= '' then
+      total = tonumber(redis.call('HGET', k1, 't:' .. account) or '-1')
+      if total < 0 then
+        total = 0
+        for kid in string.gmatch(pool, '[^,]+') do total = total + tonumber(redis.call('HGET', k1, 'c:' .. kid) or '0') end
+      end
+    end
+    if not refused and ceil >= 0 and (total or tonumber(redis.call('HGET', k1, 'c:' .. id) or '0')) + u > ceil then refused = -2 end
     if refused then
       redis.call('HINCRBY', k1, 'r:' .. id, 1)
       redis.call('HINCRBY', k1, 'r:' .. id .. dd, 1)
@@ -69,6 +79,7 @@ for i = 0, #KEYS / 2 - 1 do
     else
       redis.call('HINCRBY', k1, 'c:' .. id, u)
       redis.call('HINCRBY', k1, 'c:' .. id .. dd, u)
+      if total then redis.call('HSET', k1, 't:' .. account, total + u) end
       if tl >= 0 then redis.call('HINCRBY', k2, account, u) end
       out[i + 1] = left
     end
@@ -156,7 +167,7 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
-/** One op of the script: its keys, its 7 ARGV, and every caller told its result. */
+/** One op of the script: its keys, its 8 ARGV, and every caller told its result. */
 interface Op {
   keys: [string, string];
   args: (string | number)[];
@@ -275,10 +286,17 @@ export class RedisBackend implements Backend {
     return keys;
   }
 
-  async hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean> {
+  async hit(
+    keyId: string,
+    rateId: string,
+    second: number,
+    limit: number,
+    month: string,
+    day: string,
+  ): Promise<boolean> {
     const account = this.k.slotted ? await this.accountOf(keyId) : '';
-    const keys: [string, string] = [this.k.rate(keyId, account, second), this.k.usage(account, month)];
-    return (await this.enqueue(keys, ['h', limit, keyId, '', '', '', day.slice(8)])) === 1;
+    const keys: [string, string] = [this.k.rate(rateId, account, second), this.k.usage(account, month)];
+    return (await this.enqueue(keys, ['h', limit, keyId, '', '', '', day.slice(8), ''])) === 1;
   }
 
   private async accountOf(keyId: string): Promise<string> {
@@ -293,7 +311,7 @@ export class RedisBackend implements Backend {
   charge(q: ChargeRequest): Promise<ChargeResult> {
     if (q.ceiling === null && q.trialLimit === null) return this.chargeSummed(q);
     const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
-    const args = ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1, q.day.slice(8)];
+    const args = ['c', q.keyId, q.account, q.units, q.ceiling ?? -1, q.trialLimit ?? -1, q.day.slice(8), poolArg(q)];
     return this.enqueue(keys, args).then((left) => (left === -1 ? 'trial' : left === -2 ? 'ceiling' : left));
   }
 
@@ -303,7 +321,7 @@ export class RedisBackend implements Backend {
     const op = this.summed.get(id);
     if (op === undefined) {
       const keys: [string, string] = [this.k.usage(q.account, q.month), this.k.trial(q.account)];
-      const promise = this.enqueue(keys, ['c', q.keyId, q.account, q.units, -1, -1, q.day.slice(8)]);
+      const promise = this.enqueue(keys, ['c', q.keyId, q.account, q.units, -1, -1, q.day.slice(8), poolArg(q)]);
       this.summed.set(id, this.queue[this.queue.length - 1]);
       return promise;
     }
@@ -345,15 +363,15 @@ export class RedisBackend implements Backend {
     );
   }
 
-  /** The `meter` script call for `ops` (keys, then every op's 7 ARGV). */
+  /** The `meter` script call for `ops` (keys, then every op's 8 ARGV). */
   private send(ops: Op[]): Promise<number[]> {
     const k = ops.length * 2;
-    const args = new Array<string | number>(ops.length * 9);
+    const args = new Array<string | number>(ops.length * 10);
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i];
       args[2 * i] = op.keys[0];
       args[2 * i + 1] = op.keys[1];
-      for (let j = 0; j < 7; j++) args[k + 7 * i + j] = op.args[j];
+      for (let j = 0; j < 8; j++) args[k + 8 * i + j] = op.args[j];
     }
     return this.r.meter(k, ...args);
   }
@@ -396,7 +414,7 @@ export class RedisBackend implements Backend {
     const hashes = await Promise.all(accounts.map((a) => this.r.hgetall(this.k.usage(a, month))));
     const rows = new Map<string, UsageRow>();
     for (const [field, value] of hashes.flatMap((h) => Object.entries(h))) {
-      if (field.lastIndexOf(':') > 1) continue; // a day's field (c:KEYID:DD)
+      if (field.lastIndexOf(':') > 1 || field.startsWith('t:')) continue; // a day's field (c:KEYID:DD), an account's total
       const keyId = field.slice(2);
       const row = rows.get(keyId) ?? { keyId, calls: 0, refused: 0 };
       if (field.startsWith('c:')) row.calls = Number(value);
@@ -404,6 +422,15 @@ export class RedisBackend implements Backend {
       rows.set(keyId, row);
     }
     return [...rows.values()].sort((a, b) => a.keyId.localeCompare(b.keyId));
+  }
+
+  async accountCalls(account: string, month: string): Promise<number> {
+    const usage = this.k.usage(this.k.slotted ? account : '', month);
+    const total = await this.r.hget(usage, `t:${account}`);
+    if (total !== null) return Number(total);
+    const ids = await this.r.smembers(this.k.keysOf(account));
+    if (ids.length === 0) return 0;
+    return (await this.r.hmget(usage, ...ids.map((id) => `c:${id}`))).reduce((s, v) => s + Number(v ?? 0), 0);
   }
 
   async trialUsed(account: string): Promise<number> {
@@ -573,4 +600,9 @@ function loadScripts(redis: Redis | Cluster): void {
   for (const node of nodes)
     for (const def of [...Object.values(SCRIPTS), ...Object.values(MAIL_SCRIPTS), ...Object.values(RECORD_SCRIPTS)])
       node.script('LOAD', def.lua).catch(() => {});
+}
+
+/** The meter script's pool argument: '' for a key's own allowances, else the account's key ids. */
+function poolArg(q: ChargeRequest): string {
+  return q.pool === null ? '' : q.pool.join(',');
 }

@@ -100,7 +100,8 @@ export class RedisKeys {
 
   /**
    * Hash of `c:KEYID` (calls) and `r:KEYID` (refused) for one month, and the same per day of the
-   * month (`c:KEYID:DD`, `r:KEYID:DD`): one per account when slotted.
+   * month (`c:KEYID:DD`, `r:KEYID:DD`), and a dashboard account's calls (`t:ACCOUNT`): one per
+   * account when slotted.
    */
   usage(account: string, month: string): string {
     return `${this.meter(account)}usage:${month}`;

@@ -49,6 +49,9 @@ CREATE TABLE IF NOT EXISTS usage (
   PRIMARY KEY (key_id, month)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS trial (account TEXT PRIMARY KEY, used INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS account_usage (
+  account TEXT NOT NULL, month TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (account, month)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS daily (
   key_id TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, refused INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (key_id, day)
@@ -149,6 +152,19 @@ function prepare(db: Database.Database) {
       .pluck(),
     calls: db.prepare<[string, string], number>(`SELECT calls FROM usage WHERE key_id = ? AND month = ?`).pluck(),
     trialUsed: db.prepare<[string], number>(`SELECT used FROM trial WHERE account = ?`).pluck(),
+    accountCalls: db
+      .prepare<[string, string], number>(`SELECT calls FROM account_usage WHERE account = ? AND month = ?`)
+      .pluck(),
+    /** A dashboard account's calls of the month from its keys' counts (a store of an earlier release). */
+    keysCalls: db
+      .prepare<[string, string], number>(
+        `SELECT COALESCE(SUM(calls), 0) FROM usage WHERE month = ? AND key_id IN (SELECT id FROM keys WHERE account = ?)`,
+      )
+      .pluck(),
+    setAccountCalls: db.prepare<[string, string, number]>(
+      `INSERT INTO account_usage (account, month, calls) VALUES (?, ?, ?)
+       ON CONFLICT (account, month) DO UPDATE SET calls = excluded.calls`,
+    ),
     addCalls: db.prepare<[string, string, number]>(
       `INSERT INTO usage (key_id, month, calls) VALUES (?, ?, ?)
        ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + excluded.calls`,
@@ -249,6 +265,9 @@ interface Op {
 /** A turn's charges of one key and day that nothing can refuse: counted as one. */
 interface Summed extends Op {
   keyId: string;
+  account: string;
+  /** A dashboard account's key: the account's calls of the month are counted too. */
+  pooled: boolean;
   month: string;
   day: string;
   units: number;
@@ -399,9 +418,9 @@ export class SqliteBackend implements Backend {
     }))();
   }
 
-  hit(keyId: string, second: number, limit: number, month: string, day: string): Promise<boolean> {
+  hit(keyId: string, rateId: string, second: number, limit: number, month: string, day: string): Promise<boolean> {
     return this.enqueue((s) => {
-      if (s.hit.get(keyId, second)! <= limit) return true;
+      if (s.hit.get(rateId, second)! <= limit) return true;
       s.addRefused.run(keyId, month);
       s.addDailyRefused.run(keyId, day);
       return false;
@@ -416,17 +435,19 @@ export class SqliteBackend implements Backend {
         left = r.trialLimit - (s.trialUsed.get(r.account) ?? 0) - r.units;
         if (left < 0) return refuse(s, r, 'trial');
       }
-      if (r.ceiling !== null && (s.calls.get(r.keyId, r.month) ?? 0) + r.units > r.ceiling)
-        return refuse(s, r, 'ceiling');
+      const pooled = r.pool === null ? null : pooledCalls(s, r.account, r.month);
+      const used = pooled ?? s.calls.get(r.keyId, r.month) ?? 0;
+      if (r.ceiling !== null && used + r.units > r.ceiling) return refuse(s, r, 'ceiling');
       s.addCalls.run(r.keyId, r.month, r.units);
       s.addDailyCalls.run(r.keyId, r.day, r.units);
+      if (pooled !== null) s.setAccountCalls.run(r.account, r.month, pooled + r.units);
       if (r.trialLimit !== null) s.addTrial.run(r.account, r.units);
       return left;
     });
   }
 
   /** A charge nothing can refuse (its result is 0): added to this turn's one of the same key and day. */
-  private chargeSummed({ keyId, month, day, units }: ChargeRequest): Promise<number> {
+  private chargeSummed({ keyId, account, pool, month, day, units }: ChargeRequest): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const waiter = { resolve, reject };
       const id = `${keyId}\n${day}`;
@@ -436,7 +457,16 @@ export class SqliteBackend implements Backend {
         queued.waiters.push(waiter);
         return;
       }
-      const op: Summed = { keyId, month, day, units, waiters: [waiter], run: runSummed };
+      const op: Summed = {
+        keyId,
+        account,
+        pooled: pool !== null,
+        month,
+        day,
+        units,
+        waiters: [waiter],
+        run: runSummed,
+      };
       this.summed.set(id, op);
       this.push(op);
     });
@@ -513,6 +543,10 @@ export class SqliteBackend implements Backend {
 
   trialUsed(account: string): Promise<number> {
     return this.attempt(() => this.s.trialUsed.get(account) ?? 0);
+  }
+
+  accountCalls(account: string, month: string): Promise<number> {
+    return this.attempt(() => this.s.accountCalls.get(account, month) ?? this.s.keysCalls.get(month, account)!);
   }
 
   dailyUsage(_account: string, keyIds: string[], month: string): Promise<DailyRow[]> {
@@ -612,9 +646,16 @@ export class SqliteBackend implements Backend {
 }
 
 function runSummed(this: Summed, s: Statements): number {
+  if (this.pooled)
+    s.setAccountCalls.run(this.account, this.month, pooledCalls(s, this.account, this.month) + this.units);
   s.addCalls.run(this.keyId, this.month, this.units);
   s.addDailyCalls.run(this.keyId, this.day, this.units);
   return 0;
+}
+
+/** A dashboard account's calls of the month: its own count, or (none yet) the sum of its keys' counts. */
+function pooledCalls(s: Statements, account: string, month: string): number {
+  return s.accountCalls.get(account, month) ?? s.keysCalls.get(month, account)!;
 }
 
 function refuse(s: Statements, r: ChargeRequest, why: 'trial' | 'ceiling'): ChargeResult {

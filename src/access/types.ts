@@ -17,6 +17,12 @@ export interface Grant {
   keyId: string;
   account: string;
   plan: Plan;
+  /**
+   * An account made on the dashboard: its plan's allowances (rate, monthly ceiling or cap,
+   * included calls, trial) are the account's, shared by all its keys — every key id of the
+   * account. null: an operator-made key (no dashboard account), its allowances its own.
+   */
+  pool: readonly string[] | null;
 }
 
 export interface Charge {
@@ -33,7 +39,8 @@ export interface AccessControl {
   admit(apiKey: string | undefined): Promise<Grant>;
   /**
    * Step 2, after validation and before the catalogue is read: takes `units` calls
-   * from every allowance of the key and its account, all or nothing (429 / 503).
+   * from every allowance of the key and its account, all or nothing (429 / 503); a pooled
+   * grant's monthly ceiling is the account's calls, not the key's.
    */
   charge(grant: Grant, units: number): Promise<Charge>;
   close(): Promise<void>;

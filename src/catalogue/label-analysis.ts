@@ -8,7 +8,6 @@
 // ingredients' categories); a CAS number printed in a label decides its join when
 // exactly one record's cas_number holds it. analyseInSlices gives the same answer, as
 // bytes, with the event loop let run every ~2 ms of work (the HTTP route uses it).
-import type Database from 'better-sqlite3';
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner, type Join, type SplitPart } from '../labels/joiner';
@@ -71,14 +70,16 @@ export class LabelAnalyser {
   private readonly joiner: LabelJoiner<number>;
   private readonly flagBits: number[];
 
-  /** `records`: each ingredient ord's record (2.5) as JSON text. */
+  /**
+   * `keys`: the catalogue's label_keys rows (kind, JSON entries); `records`: each ingredient
+   * ord's record (2.5) as JSON text.
+   */
   constructor(
-    db: Database.Database,
+    keys: readonly (readonly [number, string])[],
     private readonly records: readonly string[],
   ) {
     const ix = new JoinIndex<number>();
-    const rows = db.prepare('SELECT kind, entries FROM label_keys').raw().all() as [number, string][];
-    for (const [kind, entries] of rows) {
+    for (const [kind, entries] of keys) {
       for (const [key, ord] of JSON.parse(entries) as [string, number][]) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
     }
     // The records' CAS numbers: a CAS number printed in a label decides its join (src/labels/joiner.ts).

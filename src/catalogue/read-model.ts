@@ -32,7 +32,8 @@ import { Searcher } from './search';
 import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
-import { LabelAnalyser } from './label-analysis';
+import type { LabelAnalyser } from './label-analysis';
+import { analyserOf, labelSourceOf, type LabelSource } from './label-source';
 import { ApiError } from '../shared/errors';
 
 /** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
@@ -84,7 +85,8 @@ export class Catalogue {
   private readonly productSearch: Searcher;
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
-  private readonly labels: LabelAnalyser;
+  /** What the label workers read (label-pool.ts), and the analyser of this thread: made on first use, not at open. */
+  private labels: { source: LabelSource; here?: LabelAnalyser } | undefined;
 
   /** `cacheMinMatches`: searches with at least this many matches are ranked once and cached (tests lower it; default CACHE_MIN_MATCHES). */
   static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
@@ -137,7 +139,6 @@ export class Catalogue {
     this.filter = new FilterIndex(this.products, products.rows, loadIngredientPostings(db));
     this.productSearch = loadProductSearch(db, this.products, cacheMinMatches);
     this.ingredientSearch = loadIngredientSearch(db, this.ingredients, cacheMinMatches);
-    this.labels = new LabelAnalyser(db, ingredients.texts);
     const answer = (sql: string) => db.prepare(sql).pluck() as Database.Statement<[number], Buffer>;
     this.byOrd = {
       identity: answer('SELECT packed FROM products WHERE ord = ?'),
@@ -266,14 +267,32 @@ export class Catalogue {
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: hint(this.filter.alone(f)) }));
   }
 
-  /** Label analysis (JSON) of a label text, joined to this catalogue's ingredients. */
-  analyseLabel(text: string): string {
-    return this.labels.analyse(text);
+  /**
+   * This catalogue's label tables as shared bytes with its generation, for the label
+   * workers (label-pool.ts): read from this file's open connection on first use. The
+   * join tables themselves are made by whoever analyses (a worker thread), not at open.
+   */
+  labelSource(): LabelSource {
+    return (this.labels ??= { source: labelSourceOf(this.db, this.records) }).source;
   }
 
-  /** The same analysis as UTF-8 bytes, made in slices letting other requests run between them (LabelAnalyser.analyseInSlices). */
+  /**
+   * Label analysis (JSON) of a label text, joined to this catalogue's ingredients, on this
+   * thread (the benches and tests; the HTTP route analyses in a worker, label-pool.ts):
+   * the join tables are made on the first call.
+   */
+  analyseLabel(text: string): string {
+    return this.analyser().analyse(text);
+  }
+
+  /** The same analysis as UTF-8 bytes, made in slices letting other work run between them (LabelAnalyser.analyseInSlices). */
   analyseLabelInSlices(text: string): Promise<Buffer> {
-    return this.labels.analyseInSlices(text);
+    return this.analyser().analyseInSlices(text);
+  }
+
+  private analyser(): LabelAnalyser {
+    const source = this.labelSource();
+    return (this.labels!.here ??= analyserOf(source));
   }
 
   close(): void {
@@ -320,9 +339,8 @@ interface IngredientTables {
   ordById: Map<string, number>;
   names: string[];
   keys: string[];
-  /** Each ord's record (2.5) as bytes, and as text (for label analysis). */
+  /** Each ord's record (2.5) as bytes. */
   records: Buffer[];
-  texts: string[];
   searchItems: Fragments;
 }
 
@@ -333,7 +351,6 @@ function loadIngredients(db: Database.Database, count: number, searchItemBytes: 
     names: [],
     keys: [],
     records: [],
-    texts: [],
     searchItems: new Fragments(count, searchItemBytes),
   };
   for (const [ord, id, name, key, record, item] of db
@@ -344,7 +361,6 @@ function loadIngredients(db: Database.Database, count: number, searchItemBytes: 
     t.names[ord] = name;
     t.keys[ord] = key;
     t.records[ord] = Buffer.from(record);
-    t.texts[ord] = record;
     t.searchItems.push(item);
   }
   return t;

@@ -1,65 +1,58 @@
 // `catalogue demo`: the one command a newcomer runs. Builds the bundled sample
 // catalogue when it is missing, older than its source or of an older schema version, creates a
-// demo key and a demo dashboard admin on first start (kept in var/demo-key.json and
-// var/demo-admin.json so later starts print them again), and serves with open sign-up.
+// demo key and (with the dashboard) a demo dashboard admin on first start (kept in
+// var/demo-key.json and var/demo-admin.json so later starts print them again), prints requests
+// to try on the sample (demo-tries.ts), and serves. It takes every option of `serve` (flag or
+// environment variable: ACCESS_STORE, PLANS_FILE, METRICS_PORT, SIGNUP, …) but --catalogue
+// (it serves the sample) and --workers (one process); sign-up is open unless told otherwise.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { option } from './options';
 import { buildCatalogue } from '../builder';
 import { SCHEMA_VERSION } from '../catalogue/format';
 import { Catalogue } from '../catalogue/read-model';
 import { defaultStoreSpec, openAccounts, openAdmin } from '../access';
 import { packageRoot } from '../shared/package-root';
-import { DASHBOARD_DEFAULTS, parsePort, serve } from './serve';
+import { addDashboardOptions, addServingOptions, serve, type ServeCliOptions } from './serve';
+import { demoTries, triesText } from './demo-tries';
 
 const DEMO_ADMIN = 'admin@demo.local';
 
+type DemoOptions = Omit<ServeCliOptions, 'catalogue' | 'workers'>;
+
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('demo')
     .description(
-      'build the bundled sample catalogue if needed, create a demo key and a demo dashboard admin, and serve it',
-    )
-    .addOption(option('host'))
-    .addOption(option('port').argParser(parsePort))
-    .action(async (opts: { host: string; port: number }) => {
-      const root = packageRoot();
-      const source = path.join(root, 'data', 'sample');
-      const file = path.join(root, 'var', 'sample.db');
-      if (isStale(file, source)) {
-        process.stderr.write(
-          `building the sample catalogue from ${path.relative(process.cwd(), source) || source} ...\n`,
-        );
-        await buildCatalogue({ sourceDir: source, outFile: file });
-      }
-      const access = defaultStoreSpec();
-      const key = await demoKey(path.join(root, 'var', 'demo-key.json'), access);
-      const adminPassword = await demoAdmin(path.join(root, 'var', 'demo-admin.json'), access);
-      process.stdout.write(`demo API key (plan pro): ${key}\n`);
-      process.stdout.write(
-        `try: curl -H 'x-api-key: ${key}' 'http://${opts.host}:${opts.port}/v1/products/search?q=serum'\n`,
+      'build the bundled sample catalogue if needed, create a demo key and a demo dashboard admin, print requests to try, and serve it; takes the options of `serve` but --catalogue and --workers (sign-up open by default)',
+    );
+  addServingOptions(cmd);
+  addDashboardOptions(cmd, 'open').action(async (opts: DemoOptions) => {
+    const root = packageRoot();
+    const source = path.join(root, 'data', 'sample');
+    const file = path.join(root, 'var', 'sample.db');
+    if (isStale(file, source)) {
+      process.stderr.write(
+        `building the sample catalogue from ${path.relative(process.cwd(), source) || source} ...\n`,
       );
-      await serve(
-        {
-          catalogue: file,
-          host: opts.host,
-          port: opts.port,
-          access,
-          metricsHost: '127.0.0.1',
-          stopTimeout: 10,
-          ...DASHBOARD_DEFAULTS,
-          signup: 'open',
-        },
-        (url) => {
-          if (url === undefined) return;
-          process.stdout.write(
-            `dashboard: ${url} (anyone can sign up here; demo admin ${DEMO_ADMIN}, password ${adminPassword})\n`,
-          );
-        },
-      );
+      await buildCatalogue({ sourceDir: source, outFile: file });
+    }
+    const access = opts.access ?? defaultStoreSpec();
+    const key = await demoKey(path.join(root, 'var', 'demo-key.json'), access, opts.plans);
+    const adminPassword =
+      opts.dashboard === 'off'
+        ? undefined
+        : await demoAdmin(path.join(root, 'var', 'demo-admin.json'), access, opts.plans);
+    const base = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
+    process.stdout.write(`demo API key (plan pro): ${key}\n`);
+    process.stdout.write(triesText(await demoTries(source), base, key));
+    await serve({ ...opts, catalogue: file, access }, (url) => {
+      if (url === undefined) return;
+      const who = opts.signup === 'open' ? 'anyone can sign up here' : 'sign-up by invitation';
+      process.stdout.write(`dashboard: ${url} (${who}; demo admin ${DEMO_ADMIN}, password ${adminPassword})\n`);
     });
+  });
 }
 
 function isStale(file: string, sourceDir: string): boolean {
@@ -68,8 +61,8 @@ function isStale(file: string, sourceDir: string): boolean {
   return fs.readdirSync(sourceDir).some((f) => fs.statSync(path.join(sourceDir, f)).mtimeMs > built);
 }
 
-async function demoKey(file: string, access: string): Promise<string> {
-  const admin = await openAdmin(access);
+async function demoKey(file: string, access: string, plansFile: string | undefined): Promise<string> {
+  const admin = await openAdmin(access, { plansFile });
   try {
     if (fs.existsSync(file)) {
       const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { id: string; key: string };
@@ -85,8 +78,8 @@ async function demoKey(file: string, access: string): Promise<string> {
 }
 
 /** The demo admin's password: the saved one while it still signs in, else a new admin (or a new password). */
-async function demoAdmin(file: string, access: string): Promise<string> {
-  const accounts = await openAccounts(access, { purpose: 'admin' });
+async function demoAdmin(file: string, access: string, plansFile: string | undefined): Promise<string> {
+  const accounts = await openAccounts(access, { purpose: 'admin', plansFile });
   try {
     if (fs.existsSync(file)) {
       const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { email: string; password: string };

@@ -12,11 +12,20 @@ import { register as registerGenerate } from './generate';
 import { register as registerImport } from './import';
 import { register as registerAdmin } from './admin';
 
+/** What the root --help says after the commands: the environment, the metrics rule, the tests' ports. */
+const HELP_AFTER = `
+Every option of serve (and demo) can also come from its environment variable (serve --help
+names each; a flag given wins); LOG_LEVEL sets the log level (default info).
+--metrics-port serves one process's metrics: serve refuses it with --workers above 1.
+Tests (npm test) start Redis servers on ports 7100-7122 and 17100-17105 (cluster bus);
+TEST_REDIS_PORTS=BASE moves them to BASE..BASE+22 and BASE+10000..BASE+10005.`;
+
 export function program(): Command {
   const p = new Command('catalogue')
     .description(
       'Cosmetics Catalogue API: import label data, build a catalogue, serve it with its developer dashboard, manage API keys',
     )
+    .addHelpText('after', HELP_AFTER)
     .exitOverride();
   registerBuild(p);
   registerServe(p);

@@ -92,8 +92,8 @@ export const OPTIONS = {
     arg: 'PORT',
     env: 'METRICS_PORT',
     shownDefault: 'off',
-    help: 'serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default)',
-    meaning: 'Prometheus metrics at `/metrics` on a separate port',
+    help: "serve Prometheus metrics at http://METRICS_HOST:PORT/metrics (off by default); they are one process's: refused with --workers above 1 (run one instance per core, each with its own metrics port)",
+    meaning: 'Prometheus metrics at `/metrics` on a separate port, of one process: refused with `--workers` above 1',
   },
   metricsHost: {
     flags: '--metrics-host <host>',
@@ -119,8 +119,24 @@ export const OPTIONS = {
     env: 'WORKERS',
     value: 1,
     shownDefault: '`1`',
-    help: 'server processes sharing the port, one per core is typical',
-    meaning: 'server processes sharing the port (node:cluster)',
+    help: 'server processes sharing the port, one per core is typical; not with --metrics-port',
+    meaning: 'server processes sharing the port (node:cluster); not with `--metrics-port`',
+  },
+  labelThreads: {
+    flags: '--label-threads <n>',
+    arg: 'N',
+    env: 'LABEL_THREADS',
+    shownDefault: 'half the cores, 1 to 4',
+    help: 'worker threads per server process that analyse labels (POST /v1/labels/analyze), off the request thread; default half the cores, 1 to 4',
+    meaning: 'worker threads per server process analysing labels, off the request thread',
+  },
+  labelQueue: {
+    flags: '--label-queue <n>',
+    arg: 'N',
+    env: 'LABEL_QUEUE',
+    shownDefault: '8 per label thread',
+    help: 'labels that may wait for a label thread; beyond them a label analysis is answered 503 with Retry-After; default 8 per label thread',
+    meaning: 'labels waiting for a label thread; beyond them label analysis answers 503 (Retry-After)',
   },
   dashboard: {
     flags: '--dashboard <on|off>',
@@ -216,12 +232,16 @@ export const OPTIONS = {
     meaning: 'the address users reach the service at, for the links in mails',
   },
   trustProxy: {
-    flags: '--trust-proxy',
-    arg: '',
+    flags: '--trust-proxy [proxies]',
+    arg: '[N\\|ADDR,CIDR,…]',
     env: 'TRUST_PROXY',
     shownDefault: 'off',
-    help: 'behind a reverse proxy: trust X-Forwarded-Proto (dashboard cookies Secure over HTTPS) and X-Forwarded-For',
-    meaning: 'trust `X-Forwarded-Proto`/`-For` from a proxy in front (Secure cookies over HTTPS)',
+    help:
+      'behind reverse proxies: trust their X-Forwarded-Proto (dashboard cookies Secure over HTTPS) and X-Forwarded-For; ' +
+      'the client is the right-most address not a proxy. Give the number of proxies in front (alone: 1) or their ' +
+      'addresses, e.g. 10.0.0.1,10.0.0.0/8,loopback',
+    meaning:
+      'behind reverse proxies: their number (alone: 1) or addresses/CIDRs; the client address is the right-most `X-Forwarded-For` entry not a proxy (docs/deployment.md); `X-Forwarded-Proto` makes cookies Secure',
   },
   sessionSecret: {
     flags: '--session-secret <secret>',

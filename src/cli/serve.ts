@@ -10,12 +10,18 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { option } from './options';
-import { startServer } from '../server';
-import { DEFAULT_SETTINGS, type DashboardSettings } from '../dashboard';
+import { startServer, type ServeOptions } from '../server';
+import { DEFAULT_LABEL_QUEUE_PER_THREAD } from '../catalogue/label-pool';
+import type { DashboardSettings } from '../dashboard';
 import { announce, onStopSignal, runPrimary, servesItself } from '../cluster';
 import { checkMailOptions } from '../mail';
+import { parseTrustProxy, type TrustProxy } from '../http/trust-proxy';
 
-interface ServeCliOptions {
+/** Why --metrics-port and --workers above 1 are refused together. */
+export const METRICS_WITH_WORKERS =
+  '--metrics-port serves one process; run one instance per core instead of --workers to scrape each';
+
+export interface ServeCliOptions {
   catalogue: string;
   host: string;
   port: number;
@@ -25,13 +31,15 @@ interface ServeCliOptions {
   metricsHost: string;
   stopTimeout: number;
   workers?: number;
+  labelThreads?: number;
+  labelQueue?: number;
   dashboard: 'on' | 'off';
   dashboardPort?: number;
   signup: 'open' | 'invite';
   signupPlan: string;
   billingText?: string;
   billingTextFile?: string;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   sessionSecret?: string;
   stripeSecretKey?: string;
   stripeWebhookSecret?: string;
@@ -39,13 +47,6 @@ interface ServeCliOptions {
   mailFrom?: string;
   publicUrl?: string;
 }
-
-/** The dashboard options of `serve` (and `demo`); commander has checked each value's form. */
-export const DASHBOARD_DEFAULTS = {
-  dashboard: 'on',
-  signup: DEFAULT_SETTINGS.signup,
-  signupPlan: DEFAULT_SETTINGS.signupPlan,
-} as const;
 
 function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   if (o.dashboard === 'off') return undefined;
@@ -75,7 +76,7 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
     signup: o.signup,
     signupPlan: o.signupPlan,
     billingText: billingText.trim(),
-    trustProxy: o.trustProxy === true,
+    trustProxy: o.trustProxy ?? false,
     sessionSecret: o.sessionSecret,
     mail: { smtpUrl: o.smtpUrl, from: o.mailFrom },
     stripe:
@@ -86,11 +87,27 @@ function dashboardSettings(o: ServeCliOptions): DashboardSettings | undefined {
   };
 }
 
-export function addDashboardOptions(cmd: Command): Command {
+/** The options `serve` and `demo` share, but the dashboard's: where to listen, the access store, plans, metrics, stop. */
+export function addServingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(option('host'))
+    .addOption(option('port').argParser(parsePort))
+    .addOption(option('access'))
+    .addOption(option('plans'))
+    .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
+    .addOption(option('metricsHost'))
+    .addOption(option('stopTimeout').argParser(parseSeconds))
+    .addOption(option('labelThreads').argParser(countParser('--label-threads', 1, 64)))
+    .addOption(option('labelQueue').argParser(countParser('--label-queue', 0, 100_000)));
+}
+
+/** The dashboard's options; `signup` is the default sign-up (the table's unless given). */
+export function addDashboardOptions(cmd: Command, signup?: 'open' | 'invite'): Command {
+  const signupOption = option('signup').argParser(oneOf('--signup', ['open', 'invite']));
   return cmd
     .addOption(option('dashboard').argParser(oneOf('--dashboard', ['on', 'off'])))
     .addOption(option('dashboardPort').argParser(portParser('--dashboard-port')))
-    .addOption(option('signup').argParser(oneOf('--signup', ['open', 'invite'])))
+    .addOption(signup === undefined ? signupOption : signupOption.default(signup))
     .addOption(option('signupPlan'))
     .addOption(option('billingText'))
     .addOption(option('billingTextFile'))
@@ -99,7 +116,7 @@ export function addDashboardOptions(cmd: Command): Command {
     .addOption(option('smtpUrl'))
     .addOption(option('mailFrom'))
     .addOption(option('publicUrl').argParser(parsePublicUrl))
-    .addOption(option('trustProxy'))
+    .addOption(option('trustProxy').argParser(parseTrustProxy).preset('1'))
     .addOption(option('sessionSecret'));
 }
 
@@ -117,24 +134,14 @@ function oneOf(flag: string, values: string[]): (v: string) => string {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('serve')
     .description('serve the HTTP API of a catalogue file')
-    .addOption(option('catalogue').makeOptionMandatory())
-    .addOption(option('host'))
-    .addOption(option('port').argParser(parsePort))
-    .addOption(option('access'))
-    .addOption(option('plans'))
-    .addOption(option('metricsPort').argParser(portParser('--metrics-port')))
-    .addOption(option('metricsHost'))
-    .addOption(option('stopTimeout').argParser(parseSeconds))
-    .addOption(option('workers').argParser(parseWorkers));
-  addDashboardOptions(program.commands[program.commands.length - 1]).action(async (opts: ServeCliOptions) => {
+    .addOption(option('catalogue').makeOptionMandatory());
+  addServingOptions(cmd).addOption(option('workers').argParser(parseWorkers));
+  addDashboardOptions(cmd).action(async (opts: ServeCliOptions) => {
     const workers = opts.workers ?? 1;
-    if (workers > 1 && opts.metricsPort !== undefined)
-      throw new Error(
-        '--metrics-port serves one process; run one instance per core instead of --workers to scrape each',
-      );
+    if (workers > 1 && opts.metricsPort !== undefined) throw new Error(METRICS_WITH_WORKERS);
     if (servesItself(workers)) await serve(opts);
     else await runPrimary(workers);
   });
@@ -149,7 +156,7 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts) });
+  const server = await startServer({ ...opts, dashboard: dashboardSettings(opts), labelPool: labelPool(opts) });
   process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
   let stopping = false;
   const stop = (signal: string) => {
@@ -161,8 +168,9 @@ export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: str
       process.exit(1);
     }, opts.stopTimeout * 1000).unref();
     server.close().then(
-      () => {
+      async () => {
         server.app.log.info({ signal }, 'stopped');
+        await server.flushLog(); // every line written before the process goes
         process.exit(0);
       },
       (err) => {
@@ -197,6 +205,22 @@ function parseWorkers(value: string): number {
   if (!/^[0-9]+$/.test(value) || n < 1 || n > 64)
     throw new Error(`--workers must be an integer from 1 to 64, not "${value}"`);
   return n;
+}
+
+/** The label pool options given (the queue defaults to 8 per thread given). */
+function labelPool(o: ServeCliOptions): ServeOptions['labelPool'] {
+  const threads = o.labelThreads;
+  const queue = o.labelQueue ?? (threads === undefined ? undefined : threads * DEFAULT_LABEL_QUEUE_PER_THREAD);
+  return { ...(threads === undefined ? {} : { threads }), ...(queue === undefined ? {} : { queue }) };
+}
+
+function countParser(option: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < min || n > max)
+      throw new Error(`${option} must be an integer from ${min} to ${max}, not "${value}"`);
+    return n;
+  };
 }
 
 function parseSeconds(value: string): number {

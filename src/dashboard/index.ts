@@ -19,7 +19,7 @@ import helmet from '@fastify/helmet';
 import view from '@fastify/view';
 import fastifyStatic from '@fastify/static';
 import { Eta } from 'eta';
-import type { AccessAccounts, UserRecord } from '../access';
+import { BUSY_RETRY_S, isBusy, type AccessAccounts, type UserRecord } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
@@ -135,6 +135,7 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     app.forms?.release(req); // nothing was done: the form may be sent again
+    if (isBusy(err)) return errorPage(reply.header('retry-after', String(BUSY_RETRY_S)), 503, 'busy');
     if (err instanceof ApiError && err.code === 'unavailable') return errorPage(reply, 503, 'unavailable');
     if (err.statusCode === 413) return errorPage(reply, 413, 'large');
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500)
@@ -159,8 +160,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
       index: false,
     });
   });
-  const { accounts, access, catalogue, settings, mailer, billing, alerts } = deps; // not the options' `prefix`, already applied
-  const all: DashboardDeps = { accounts, access, catalogue, settings, mailer, billing, alerts };
+  const { accounts, access, catalogue, labels, settings, mailer, billing, alerts } = deps; // not the options' `prefix`, already applied
+  const all: DashboardDeps = { accounts, access, catalogue, labels, settings, mailer, billing, alerts };
   await app.register(stripeWebhook, all);
   const every = (ms: number, what: string, job: () => Promise<unknown>) => {
     const run = () => void job().catch((err: unknown) => app.log.warn({ err: String(err) }, what));

@@ -4,6 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AccessAccounts, MeteredAccess } from '../access';
 import type { CatalogueRef } from '../catalogue/read-model';
+import type { LabelPool } from '../catalogue/label-pool';
 import type { DashboardSettings } from './settings';
 import type { Mailer } from '../mail';
 import type { StripeBilling } from './stripe';
@@ -16,6 +17,8 @@ export interface DashboardDeps {
   /** The API's access control: the playground's calls are admitted and charged by it. */
   access: MeteredAccess;
   catalogue: CatalogueRef;
+  /** The API's label analysis threads: the playground's labels are analysed there too. */
+  labels: LabelPool;
   settings: DashboardSettings;
   /** The dashboard's mail: SMTP, or the outbox admins read (src/mail). */
   mailer: Mailer;
@@ -29,6 +32,10 @@ const ERRORS: Record<string, { title: string; text: string }> = {
   unavailable: {
     title: 'Service unavailable',
     text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
+  },
+  busy: {
+    title: 'Too many sign-ins right now',
+    text: 'Too many sign-ins right now. Try again in a moment. Nothing was changed.',
   },
   csrf: {
     title: 'This form has expired',

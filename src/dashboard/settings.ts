@@ -3,6 +3,8 @@
 // and the fixed session timeouts. Guarantees: one definition of each setting, read by the
 // plugin and shown on the admin settings page as it is in force.
 
+import type { TrustProxy } from '../http/trust-proxy';
+
 export interface DashboardSettings {
   /** 'open': anyone may sign up; 'invite': only with an invitation link an admin made. */
   signup: 'open' | 'invite';
@@ -10,8 +12,11 @@ export interface DashboardSettings {
   signupPlan: string;
   /** The operator's billing instructions, shown to accounts that must pay ('' for none). */
   billingText: string;
-  /** Behind a proxy that sets X-Forwarded-Proto / X-Forwarded-For: cookies Secure over HTTPS, client addresses from the proxy. */
-  trustProxy: boolean;
+  /**
+   * Behind proxies that set X-Forwarded-Proto / X-Forwarded-For (src/http/trust-proxy.ts): their
+   * number or addresses (true: one). Cookies Secure over HTTPS, client addresses from the proxy.
+   */
+  trustProxy: TrustProxy | true;
   /** Signs the session cookie; undefined: one generated once and kept in the access store. */
   sessionSecret?: string;
   /** Stripe mode (docs/billing.md): paid plans through Stripe Checkout; none: manual billing. */

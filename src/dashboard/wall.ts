@@ -2,8 +2,8 @@
 // what happened and the one action that resolves it. Guarantees: the same rules, in the same
 // order, as the API applies them (src/access/control.ts): a disabled account (403), payment
 // required (402), an ended trial (402), a used-up trial (429), the month's cap or ceiling
-// reached (429, counted per account); an account with no wall is the only one the pages call
-// active.
+// reached (429, counted per account: the same count the API checks, src/access/control.ts); an
+// account with no wall is the only one the pages call active.
 import type { AccessAccounts, KeyRecord, Plan, UserRecord } from '../access';
 import { monthOf } from '../access';
 
@@ -40,11 +40,11 @@ export function nextMonthStart(now: number): string {
 export async function standingOf(accounts: AccessAccounts, user: UserRecord, keys?: KeyRecord[]): Promise<Standing> {
   const now = accounts.now();
   const plan = accounts.plans.get(user.plan ?? keys?.[0]?.plan ?? '');
-  const [trialUsed, daily] = await Promise.all([
+  const [trialUsed, callsThisMonth] = await Promise.all([
     plan?.trial ? accounts.trialUsed(user.name) : Promise.resolve(0),
-    accounts.daily(user.name, monthOf(now), keys),
+    accounts.accountCalls(user.name, monthOf(now)),
   ]);
-  return { plan, trialUsed, callsThisMonth: daily.reduce((s, d) => s + d.calls, 0), now };
+  return { plan, trialUsed, callsThisMonth, now };
 }
 
 /** The wall the account is at, or null when its keys are served. `stripe`: payment is resolved on Stripe's pages. */

@@ -1,19 +1,16 @@
 // Assembles the HTTP service: strict validation, one error shape (Node's early answers
 // included), the access hooks on /v1, the nine operations, the OpenAPI document and the
-// API reference page (openapi.ts), and any extra routes (the dashboard).
+// API reference page (openapi.ts), the landing page at / (landing.ts), and any extra routes
+// (the dashboard).
 // Guarantees: every operation is registered with the schemas that validate it and
 // document it; the catalogue is read through `app.catalogue()` once per request, so a
 // catalogue swapped while serving never mixes two files in one answer.
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import { fastifyTrust, type TrustProxy } from './trust-proxy';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Catalogue, CatalogueRef } from '../catalogue/read-model';
+import { LabelPool } from '../catalogue/label-pool';
 import type { AccessControl } from '../access/types';
 import { compileValidator } from './validator';
 import { MAX_PARAM_LENGTH, frameworkErrors, installErrorHandling, type ErrorObserver } from './errors';
@@ -30,45 +27,19 @@ import { searchIngredients } from './operations/search-ingredients';
 import { getIngredient } from './operations/get-ingredient';
 import { analyzeLabel } from './operations/analyze-label';
 import { installOpenApi } from './openapi';
+import { BODY_LIMIT } from './schemas';
+import { landing, type DashboardPlace } from './landing';
 import { afterBody, installBodyDrain } from './unread-body';
 import { installCatalogueOutage, type CatalogueProblem } from './catalogue-outage';
 import { installSecurityHeaders } from './security-headers';
+import { RequestLog } from './request-log';
 import type { Metrics } from '../ops/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
     catalogue(): Catalogue;
-  }
-}
-
-/**
- * One structured line per finished request: id, route, status, latency and key id
- * (never the secret). Requests log through one logger with their id in the line, rather
- * than a child logger per request: with redaction on, a pino child per request cost a
- * third of product-by-id throughput. That logger is a child without redaction: this line's
- * fields are fixed above and hold no header, and redaction doubled the cost of writing it
- * (13.5 against 7.6 µs per line, in process); every other line keeps the redaction.
- */
-class RequestLog extends LogController {
-  private readonly lines: Logger | undefined;
-  constructor(logger: Logger | undefined) {
-    super();
-    this.lines = logger?.child({}, { redact: [] });
-  }
-  incomingRequest(): void {}
-  requestCompleted(_err: unknown, req: FastifyRequest, reply: FastifyReply): void {
-    if (this.lines === undefined || !this.lines.isLevelEnabled('info')) return;
-    this.lines.info(
-      {
-        reqId: req.id,
-        method: req.method,
-        route: req.routeOptions.url ?? null,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        key: req.grant?.keyId ?? null,
-      },
-      'request',
-    );
+    /** The label analysis threads (src/catalogue/label-pool.ts). */
+    labels: LabelPool;
   }
 }
 
@@ -78,10 +49,14 @@ export interface AppOptions {
   logger?: Logger;
   /** Request metrics (src/ops/metrics.ts); none when the metrics port is off. */
   metrics?: Metrics;
-  /** Trust X-Forwarded-Proto/-For from a proxy in front (`--trust-proxy`). */
-  trustProxy?: boolean;
+  /** Trust X-Forwarded-Proto/-For from the proxies in front (`--trust-proxy`; true: one). */
+  trustProxy?: TrustProxy | true;
   /** Why the served catalogue cannot answer now (its requests are then answered 503); none by default. */
   catalogueProblem?: CatalogueProblem;
+  /** The label analysis threads; by default a pool of its own, closed with the app. */
+  labels?: LabelPool;
+  /** Where the landing page (GET /) says the dashboard is; asked at its first request. None: not served. */
+  dashboardPlace?: () => DashboardPlace;
   /** Registers more routes in contexts of their own after the API's (the dashboard, src/dashboard). */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -98,7 +73,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, refusalCounter(opts.metrics));
   installQueryCheck(app);
   app.decorate('catalogue', () => opts.catalogue.current);
+  app.decorate('labels', opts.labels ?? ownLabelPool(app));
   await installOpenApi(app);
+  landing(app, opts.dashboardPlace);
   health(app);
   await app.register(async (v1) => {
     installAccessHooks(v1, opts.access);
@@ -113,6 +90,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await opts.extend?.(app);
   return app;
+}
+
+/** A label pool closed with the app. */
+function ownLabelPool(app: FastifyInstance): LabelPool {
+  const pool = new LabelPool();
+  app.addHook('onClose', () => pool.close());
+  return pool;
 }
 
 /** The error observer that counts refusals in the metrics (none without metrics). */
@@ -130,7 +114,7 @@ function createServer(opts: AppOptions): FastifyInstance {
     logController: requestLog,
     childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, querystringParser: parseQuery },
-    bodyLimit: 64 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 30_000,
     // Ops limits: 16 KiB of headers (Node answers 431 above it), headers within 10 s.
     // Node's own Host check answers a bare 400: requireHost (raw-answers.ts) does it in the error shape.
@@ -153,7 +137,7 @@ function createServer(opts: AppOptions): FastifyInstance {
       });
     },
     clientErrorHandler,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrust(opts.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.on('connect', answerConnect(app));
   app.server.on('checkExpectation', answerExpectation(app));

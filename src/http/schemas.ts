@@ -16,10 +16,11 @@ export {
   ProductSummary,
 } from '../catalogue/answers';
 
-export const Uuid = (description: string) =>
+export const Uuid = (description: string, example?: string) =>
   Type.String({
     pattern: UUID_PATTERN,
     description,
+    ...(example === undefined ? {} : { examples: [example] }),
     'x-message': 'must be a uuid (8-4-4-4-12 hexadecimal characters)',
   });
 
@@ -59,15 +60,6 @@ export const ListOf = (item: TSchema, withTerms: boolean) =>
     { additionalProperties: false },
   );
 
-export const ErrorBody = Type.Object(
-  {
-    statusCode: Type.Integer(),
-    error: Type.String({ description: 'HTTP reason phrase.' }),
-    message: Type.String(),
-  },
-  { additionalProperties: false },
-);
-
 export const Health = Type.Object(
   {
     status: Type.Literal('ok'),
@@ -79,11 +71,31 @@ export const Health = Type.Object(
 );
 
 /**
- * "Holds a letter or digit", as a Unicode regular expression. Kept out of `pattern`,
- * which browsers' OpenAPI tools evaluate without Unicode support (they would refuse
- * every value); the server's validator applies it.
+ * "Holds a letter or digit", as a Unicode regular expression (x-unicode-pattern): the
+ * rule the server's validator applies. Kept out of `pattern`, which browsers' OpenAPI
+ * tools evaluate without Unicode support (they would refuse every value).
  */
 export const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
+/**
+ * The same rule in a standard `pattern` that reads the same with or without Unicode
+ * support: "holds a character other than ASCII punctuation, symbols and white space".
+ * Every value holding a letter or digit matches it, so it never refuses what the server
+ * accepts; it refuses `!!!` and `---`, and the description states the whole rule (a
+ * value of symbols only, such as `™`, matches it and is still refused by the server).
+ */
+export const NOT_ONLY_PUNCTUATION = '[^\\s!-/:-@\\[-`{-~]';
+/** The schema keywords of the rule, for a string parameter or body field. */
+export const holdsLetterOrDigit = (message: string) => ({
+  pattern: NOT_ONLY_PUNCTUATION,
+  'x-unicode-pattern': LETTER_OR_DIGIT,
+  'x-message': message,
+});
+/** What a description says of the rule. */
+export const LETTER_OR_DIGIT_RULE =
+  'Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.';
+
+/** Request bodies larger than this are refused with 413 (the label analysis allows LABEL_BODY_LIMIT). */
+export const BODY_LIMIT = 64 * 1024;
 
 /** The page a list answer gives when none is asked for (validation fills it in). */
 export const PAGE_DEFAULT = 1;
@@ -93,17 +105,17 @@ export const Page = Type.Integer({
   default: PAGE_DEFAULT,
   description: `Page number, ${PAGE_SIZE} results a page.`,
 });
-export const Q = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  'x-unicode-pattern': LETTER_OR_DIGIT,
-  'x-message': 'contains no searchable characters',
-  description: 'Words to search for; every word must match, the last as a prefix. Only the first 10 words are used.',
-});
+/** The q parameter of the two searches, with an example value. */
+export const Q = (example: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    ...holdsLetterOrDigit('contains no searchable characters'),
+    description: `Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. ${LETTER_OR_DIGIT_RULE}`,
+    examples: [example],
+  });
 
-/** Error responses by status, for the OpenAPI document. */
-export function errors(...statuses: number[]): Record<number, TSchema> {
-  const out: Record<number, TSchema> = {};
-  for (const s of statuses) out[s] = ErrorBody;
-  return out;
-}
+/** What every /v1 operation's description says of query parameters it does not list, or lists none. */
+export const QUERY_RULE =
+  'A query parameter not listed here, or one given twice, is refused with 400 (the message lists the accepted parameters).';
+export const NO_QUERY = 'Takes no query parameters: any query parameter is refused with 400.';

@@ -1,7 +1,8 @@
 // Security headers for a JSON API. Guarantees: every response the app sends carries
 // nosniff, no-referrer, frame denial and no-store; every response outside /docs also
 // carries a Content-Security-Policy that allows nothing (the API reference page needs
-// its own scripts and styles). No framework or server banner is ever added.
+// its own scripts and styles; the landing page at / replaces it with one that also allows
+// its one inline style by hash, src/http/landing.ts). No framework or server banner is ever added.
 // Hand-written rather than @fastify/helmet: configured to send the same headers, helmet
 // cost 68–87 µs of server CPU per /health request against 41–48 µs for this hook
 // (3 alternating rounds, autocannon 10 connections, 2026-11-23), and it formats the CSP

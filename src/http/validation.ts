@@ -25,7 +25,7 @@ export interface FieldSchema {
   default?: unknown;
   /** What a value breaking the type or pattern "must be", after the field's name. */
   'x-message'?: string;
-  /** A pattern applied with Unicode semantics, kept out of `pattern` for OpenAPI tools (schemas.ts). */
+  /** A pattern applied with Unicode semantics, in place of `pattern` (which it implies; schemas.ts). */
   'x-unicode-pattern'?: string;
 }
 

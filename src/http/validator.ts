@@ -37,7 +37,11 @@ function fromText(input: Record<string, unknown>, name: string): void {
   if (typeof v === 'string' && DIGITS.test(v)) input[name] = Number(v);
 }
 
-/** The part's schema as the engine checks it: closed to unknown fields, Unicode patterns as patterns. */
+/**
+ * The part's schema as the engine checks it: closed to unknown fields, Unicode patterns as
+ * patterns. A field with both keeps only its x-unicode-pattern, which must imply the
+ * portable `pattern` it is published with (schemas.ts NOT_ONLY_PUNCTUATION; a test checks it).
+ */
 function engineSchema(schema: PartSchema): object {
   const properties: Record<string, object> = {};
   for (const [name, s] of Object.entries(schema.properties ?? {})) properties[name] = engineField(s);
@@ -71,7 +75,5 @@ export function assertEnforced(name: string, s: FieldSchema): void {
     if (!keywords.includes(k) && !DOCUMENTING.includes(k))
       throw new Error(`parameter ${name}: schema keyword "${k}" is not enforced by the request validator`);
   }
-  if (s.pattern !== undefined && s['x-unicode-pattern'] !== undefined)
-    throw new Error(`parameter ${name}: a schema has either pattern or x-unicode-pattern, not both`);
   if (s.items !== undefined) assertEnforced(name, s.items);
 }

@@ -8,13 +8,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health and catalogue build information */
+        /**
+         * Service health and catalogue build information
+         * @description Needs no API key and is not charged; `built_at` is the freshness signal.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Service health and catalogue build information (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["getHealth-head"];
         patch?: never;
         trace?: never;
     };
@@ -25,13 +32,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search products by brand and name */
+        /**
+         * Search products by brand and name
+         * @description Ranked by relevance; letter case and accents are ignored. A query parameter not listed here, or one given twice, is refused with 400 (the message lists the accepted parameters).
+         */
         get: operations["searchProducts"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Search products by brand and name (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["searchProducts-head"];
         patch?: never;
         trace?: never;
     };
@@ -42,13 +56,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Filter products */
+        /**
+         * Filter products
+         * @description Filters combine with AND; with none, this pages through the whole catalogue. Results come in a stable catalogue order, not ranked. A query parameter not listed here, or one given twice, is refused with 400 (the message lists the accepted parameters).
+         */
         get: operations["filterProducts"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Filter products (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["filterProducts-head"];
         patch?: never;
         trace?: never;
     };
@@ -61,14 +82,18 @@ export interface paths {
         };
         /**
          * Fetch a product by barcode (barcode-enabled plans)
-         * @description Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding.
+         * @description Every zero-padded form of a stored code resolves to the same product. Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding. Takes no query parameters: any query parameter is refused with 400.
          */
         get: operations["getProductByBarcode"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Fetch a product by barcode (barcode-enabled plans) (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["getProductByBarcode-head"];
         patch?: never;
         trace?: never;
     };
@@ -81,7 +106,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fetch up to 50 products */
+        /**
+         * Fetch up to 50 products
+         * @description Charged one call per id, duplicates included (X-Item-Count). Needs Content-Type: application/json; bodies over 64 KiB are refused with 413. Takes no query parameters: any query parameter is refused with 400.
+         */
         post: operations["batchProducts"];
         delete?: never;
         options?: never;
@@ -98,14 +126,18 @@ export interface paths {
         };
         /**
          * Fetch one product with its full ingredient list
-         * @description Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding.
+         * @description Sent gzip-compressed (Content-Encoding: gzip, compressed once when the catalogue was built) to clients whose Accept-Encoding accepts gzip; as plain JSON otherwise. Every 200 answer carries Vary: Accept-Encoding. Takes no query parameters: any query parameter is refused with 400.
          */
         get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Fetch one product with its full ingredient list (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["getProduct-head"];
         patch?: never;
         trace?: never;
     };
@@ -116,13 +148,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search ingredients by name and synonyms */
+        /**
+         * Search ingredients by name and synonyms
+         * @description Names starting with q come first (shortest first), then by relevance, the name weighted above synonyms. A query parameter not listed here, or one given twice, is refused with 400 (the message lists the accepted parameters).
+         */
         get: operations["searchIngredients"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Search ingredients by name and synonyms (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["searchIngredients-head"];
         patch?: never;
         trace?: never;
     };
@@ -133,13 +172,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch one ingredient */
+        /**
+         * Fetch one ingredient
+         * @description Takes no query parameters: any query parameter is refused with 400.
+         */
         get: operations["getIngredient"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * Fetch one ingredient (headers only)
+         * @description The GET operation of this path without its body: same checks, status, headers and charge.
+         */
+        head: operations["getIngredient-head"];
         patch?: never;
         trace?: never;
     };
@@ -154,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Analyse an ingredient label
-         * @description Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does.
+         * @description Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does. Charged one call, whatever the length. Needs Content-Type: application/json; bodies over 640 KiB are refused with 413. Takes no query parameters: any query parameter is refused with 400.
          */
         post: operations["analyzeLabel"];
         delete?: never;
@@ -166,7 +212,24 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * @description The body of every refusal (api-spec.md 2.9).
+         * @example {
+         *       "statusCode": 400,
+         *       "error": "Bad Request",
+         *       "message": "unknown query parameter \"limit\"; accepted parameters: q, page"
+         *     }
+         */
+        ErrorBody: {
+            /** @description The HTTP status code, repeated. */
+            statusCode: number;
+            /** @description HTTP reason phrase, for example Bad Request. */
+            error: string;
+            /** @description What went wrong, naming the parameter, body field (or index) or id; for an unknown query parameter it lists the parameters the operation accepts. */
+            message: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -184,12 +247,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The service is up: the size and build date of the catalogue it serves. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "products": 10746,
+                     *       "ingredients": 33254,
+                     *       "built_at": "2026-11-27"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -200,33 +271,71 @@ export interface operations {
                     };
                 };
             };
-            /** @description Request headers over 16 KiB; answered by the HTTP layer before the service, with no body. */
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "getHealth-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up: the size and build date of the catalogue it serves. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
     searchProducts: {
         parameters: {
             query: {
-                /** @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. */
+                /**
+                 * @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example tower 28 spray
+                 */
                 q: string;
                 /** @description Page number, 20 results a page. */
                 page?: number;
@@ -237,12 +346,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of product summaries; nothing found is a 200 with no results and a no_match hint. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": "6e274dc5-be7b-58fa-9706-ec36ab504a4f",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": null
+                     *         },
+                     *         {
+                     *           "id": "83423fae-7fde-5ce0-855a-8670cf39b668",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "Mini SOS Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": null
+                     *         },
+                     *         {
+                     *           "id": "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Save.Our.Skin Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": "https://www.sephora.com//productimages/sku/s2284909-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300"
+                     *         },
+                     *         {
+                     *           "id": "6122ab5b-7076-5556-a3f2-430570f8184a",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Save.Our.Skin Daily Rescue Facial Spray Mini",
+                     *           "category": "skincare",
+                     *           "image_url": "https://www.sephora.com//productimages/sku/s2284917-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "has_more": false,
+                     *         "total": 4
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         results: {
                             /** Format: uuid */
@@ -269,84 +419,150 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "searchProducts-head": {
+        parameters: {
+            query: {
+                /**
+                 * @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example tower 28 spray
+                 */
+                q: string;
+                /** @description Page number, 20 results a page. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of product summaries; nothing found is a 200 with no results and a no_match hint. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
     filterProducts: {
         parameters: {
             query?: {
-                /** @description Exact, case-sensitive stored category. */
+                /**
+                 * @description Exact, case-sensitive stored category.
+                 * @example skincare
+                 */
                 category?: string;
-                /** @description Case, accents, punctuation and spaces are ignored. */
+                /**
+                 * @description Case, accents, punctuation and spaces are ignored. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example tower 28 beauty
+                 */
                 brand?: string;
                 /** @description Exact, case-sensitive country of origin. */
                 origin?: string;
@@ -373,12 +589,60 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of product summaries; nothing matching is a 200 with no results and a no_match hint naming the filter to change. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Save.Our.Skin Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": "https://www.sephora.com//productimages/sku/s2284909-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300"
+                     *         },
+                     *         {
+                     *           "id": "6122ab5b-7076-5556-a3f2-430570f8184a",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Save.Our.Skin Daily Rescue Facial Spray Mini",
+                     *           "category": "skincare",
+                     *           "image_url": "https://www.sephora.com//productimages/sku/s2284917-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300"
+                     *         },
+                     *         {
+                     *           "id": "6e274dc5-be7b-58fa-9706-ec36ab504a4f",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": null
+                     *         },
+                     *         {
+                     *           "id": "83423fae-7fde-5ce0-855a-8670cf39b668",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "Mini SOS Daily Rescue Facial Spray",
+                     *           "category": "skincare",
+                     *           "image_url": null
+                     *         },
+                     *         {
+                     *           "id": "71cec873-d2a3-5c08-ae56-470e2eec668b",
+                     *           "brand": "Tower 28 Beauty",
+                     *           "name": "SOS Intensive Redness Relief Serum",
+                     *           "category": "skincare",
+                     *           "image_url": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "has_more": false,
+                     *         "total": 5
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         results: {
                             /** Format: uuid */
@@ -401,75 +665,156 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "filterProducts-head": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Exact, case-sensitive stored category.
+                 * @example skincare
+                 */
+                category?: string;
+                /**
+                 * @description Case, accents, punctuation and spaces are ignored. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example tower 28 beauty
+                 */
+                brand?: string;
+                /** @description Exact, case-sensitive country of origin. */
+                origin?: string;
+                /** @description true keeps only products without fragrance. */
+                fragrance_free?: "true" | "false";
+                /** @description true keeps only products without drying alcohol. */
+                alcohol_free?: "true" | "false";
+                /** @description true keeps only products without parabens. */
+                paraben_free?: "true" | "false";
+                /** @description true keeps only products without sulfates. */
+                sulfate_free?: "true" | "false";
+                /** @description true keeps only products without silicones. */
+                silicone_free?: "true" | "false";
+                /** @description Keeps products containing this ingredient. */
+                has_ingredient?: string;
+                /** @description 1 to 10 comma-separated ingredient ids; keeps products containing none of them. */
+                excludes_ingredient?: string;
+                /** @description Page number, 20 results a page. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of product summaries; nothing matching is a 200 with no results and a no_match hint naming the filter to change. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -478,19 +823,108 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional. */
+                /**
+                 * @description GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional.
+                 * @example 2246676874462
+                 */
                 barcode: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The primary product of this barcode, with its ingredients in label order. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    /** @description Always sent: the answer's form depends on the request's Accept-Encoding. */
+                    Vary?: "Accept-Encoding";
+                    /** @description gzip when the request's Accept-Encoding accepts gzip (q > 0, by name or by "*"); absent otherwise (plain JSON). */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                     *       "brand": "Tower 28 Beauty",
+                     *       "name": "SOS Save.Our.Skin Daily Rescue Facial Spray",
+                     *       "image_url": "https://www.sephora.com//productimages/sku/s2284909-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300",
+                     *       "category": "skincare",
+                     *       "origin": "United States",
+                     *       "contains_fragrance": false,
+                     *       "contains_drying_alcohol": false,
+                     *       "contains_parabens": false,
+                     *       "contains_sulfates": false,
+                     *       "contains_silicones": false,
+                     *       "ingredients": [
+                     *         {
+                     *           "position": 0,
+                     *           "label_name": "Water",
+                     *           "concentration": null,
+                     *           "id": "a84655d1-5796-5f40-9cb8-5220648630ab",
+                     *           "name": "Aqua",
+                     *           "rating": null,
+                     *           "irritancy": "0",
+                     *           "comedogenicity": "0",
+                     *           "functions": [
+                     *             "solvent"
+                     *           ],
+                     *           "cas_number": "7732-18-5",
+                     *           "ec_number": "231-791-2",
+                     *           "ph_eur_name": "Aqua",
+                     *           "iupac_name": null,
+                     *           "other_names": "Water, H2O, Eau, Aqueous, Acqua, Purified Water, Pure Water, Purified Aqua, Water Purified, Deionized Water, Deionic water, Deionised water",
+                     *           "category": null
+                     *         },
+                     *         {
+                     *           "position": 1,
+                     *           "label_name": "Sodium Chloride",
+                     *           "concentration": null,
+                     *           "id": "2c85d727-4352-567f-abc4-bd483009e338",
+                     *           "name": "Sodium Chloride",
+                     *           "rating": null,
+                     *           "irritancy": "3",
+                     *           "comedogenicity": "5",
+                     *           "functions": [
+                     *             "bulking",
+                     *             "fragrance",
+                     *             "oral care",
+                     *             "viscosity controlling"
+                     *           ],
+                     *           "cas_number": "7647-14-5",
+                     *           "ec_number": "231-598-3",
+                     *           "ph_eur_name": "Natrii chloridum",
+                     *           "iupac_name": null,
+                     *           "other_names": "Natrii chloridum, NaCl, Natrum muriaticum",
+                     *           "category": null
+                     *         },
+                     *         {
+                     *           "position": 2,
+                     *           "label_name": "Hypochlorous Acid",
+                     *           "concentration": null,
+                     *           "id": "dc0c53ec-254a-5475-97a3-a4d47b4d2f3c",
+                     *           "name": "Hypochlorous Acid",
+                     *           "rating": null,
+                     *           "irritancy": null,
+                     *           "comedogenicity": null,
+                     *           "functions": [
+                     *             "anti-sebum",
+                     *             "antimicrobial",
+                     *             "deodorant",
+                     *             "oxidising"
+                     *           ],
+                     *           "cas_number": "7790-92-3",
+                     *           "ec_number": "232-232-5",
+                     *           "ph_eur_name": null,
+                     *           "iupac_name": null,
+                     *           "other_names": null,
+                     *           "category": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -527,89 +961,157 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key, or the key's plan does not include barcode lookup. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description No product carries this barcode in any GTIN form; the message echoes it. */
             404: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "getProductByBarcode-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional.
+                 * @example 2246676874462
+                 */
+                barcode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The primary product of this barcode, with its ingredients in label order. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    /** @description Always sent: the answer's form depends on the request's Accept-Encoding. */
+                    Vary?: "Accept-Encoding";
+                    /** @description gzip when the request's Accept-Encoding accepts gzip (q > 0, by name or by "*"); absent otherwise (plain JSON). */
+                    "Content-Encoding"?: "gzip";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key, or the key's plan does not include barcode lookup. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No product carries this barcode in any GTIN form; the message echoes it. */
+            404: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -620,8 +1122,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object with "ids" and no other field, of at most 64 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                 *         "00000000-0000-4000-8000-000000000000"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 50 product ids; duplicates allowed. */
                     ids: string[];
@@ -629,12 +1140,99 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description One entry per id, in the order asked: the full product, or null where no product has that id. */
             200: {
                 headers: {
+                    /** @description Always sent: the calls this request is charged, the number of ids, duplicates included. */
+                    "X-Item-Count"?: number;
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                     *         "brand": "Tower 28 Beauty",
+                     *         "name": "SOS Save.Our.Skin Daily Rescue Facial Spray",
+                     *         "image_url": "https://www.sephora.com//productimages/sku/s2284909-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300",
+                     *         "category": "skincare",
+                     *         "origin": "United States",
+                     *         "contains_fragrance": false,
+                     *         "contains_drying_alcohol": false,
+                     *         "contains_parabens": false,
+                     *         "contains_sulfates": false,
+                     *         "contains_silicones": false,
+                     *         "ingredients": [
+                     *           {
+                     *             "position": 0,
+                     *             "label_name": "Water",
+                     *             "concentration": null,
+                     *             "id": "a84655d1-5796-5f40-9cb8-5220648630ab",
+                     *             "name": "Aqua",
+                     *             "rating": null,
+                     *             "irritancy": "0",
+                     *             "comedogenicity": "0",
+                     *             "functions": [
+                     *               "solvent"
+                     *             ],
+                     *             "cas_number": "7732-18-5",
+                     *             "ec_number": "231-791-2",
+                     *             "ph_eur_name": "Aqua",
+                     *             "iupac_name": null,
+                     *             "other_names": "Water, H2O, Eau, Aqueous, Acqua, Purified Water, Pure Water, Purified Aqua, Water Purified, Deionized Water, Deionic water, Deionised water",
+                     *             "category": null
+                     *           },
+                     *           {
+                     *             "position": 1,
+                     *             "label_name": "Sodium Chloride",
+                     *             "concentration": null,
+                     *             "id": "2c85d727-4352-567f-abc4-bd483009e338",
+                     *             "name": "Sodium Chloride",
+                     *             "rating": null,
+                     *             "irritancy": "3",
+                     *             "comedogenicity": "5",
+                     *             "functions": [
+                     *               "bulking",
+                     *               "fragrance",
+                     *               "oral care",
+                     *               "viscosity controlling"
+                     *             ],
+                     *             "cas_number": "7647-14-5",
+                     *             "ec_number": "231-598-3",
+                     *             "ph_eur_name": "Natrii chloridum",
+                     *             "iupac_name": null,
+                     *             "other_names": "Natrii chloridum, NaCl, Natrum muriaticum",
+                     *             "category": null
+                     *           },
+                     *           {
+                     *             "position": 2,
+                     *             "label_name": "Hypochlorous Acid",
+                     *             "concentration": null,
+                     *             "id": "dc0c53ec-254a-5475-97a3-a4d47b4d2f3c",
+                     *             "name": "Hypochlorous Acid",
+                     *             "rating": null,
+                     *             "irritancy": null,
+                     *             "comedogenicity": null,
+                     *             "functions": [
+                     *               "anti-sebum",
+                     *               "antimicrobial",
+                     *               "deodorant",
+                     *               "oxidising"
+                     *             ],
+                     *             "cas_number": "7790-92-3",
+                     *             "ec_number": "232-232-5",
+                     *             "ph_eur_name": null,
+                     *             "iupac_name": null,
+                     *             "other_names": null,
+                     *             "category": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       null
+                     *     ]
+                     */
                     "application/json": ({
                         /** Format: uuid */
                         id: string;
@@ -671,88 +1269,78 @@ export interface operations {
                     } | null)[];
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No Content-Type, or one other than application/json. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -762,19 +1350,108 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Product id; letter case is ignored. */
+                /**
+                 * @description Product id; letter case is ignored.
+                 * @example 0595e7e1-3f2b-50bb-b1f0-ce9d6014760d
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The product with its ingredients in label order. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    /** @description Always sent: the answer's form depends on the request's Accept-Encoding. */
+                    Vary?: "Accept-Encoding";
+                    /** @description gzip when the request's Accept-Encoding accepts gzip (q > 0, by name or by "*"); absent otherwise (plain JSON). */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0595e7e1-3f2b-50bb-b1f0-ce9d6014760d",
+                     *       "brand": "Tower 28 Beauty",
+                     *       "name": "SOS Save.Our.Skin Daily Rescue Facial Spray",
+                     *       "image_url": "https://www.sephora.com//productimages/sku/s2284909-main-zoom.jpg?pb=2020-03-sephora-clean-2019&imwidth=300",
+                     *       "category": "skincare",
+                     *       "origin": "United States",
+                     *       "contains_fragrance": false,
+                     *       "contains_drying_alcohol": false,
+                     *       "contains_parabens": false,
+                     *       "contains_sulfates": false,
+                     *       "contains_silicones": false,
+                     *       "ingredients": [
+                     *         {
+                     *           "position": 0,
+                     *           "label_name": "Water",
+                     *           "concentration": null,
+                     *           "id": "a84655d1-5796-5f40-9cb8-5220648630ab",
+                     *           "name": "Aqua",
+                     *           "rating": null,
+                     *           "irritancy": "0",
+                     *           "comedogenicity": "0",
+                     *           "functions": [
+                     *             "solvent"
+                     *           ],
+                     *           "cas_number": "7732-18-5",
+                     *           "ec_number": "231-791-2",
+                     *           "ph_eur_name": "Aqua",
+                     *           "iupac_name": null,
+                     *           "other_names": "Water, H2O, Eau, Aqueous, Acqua, Purified Water, Pure Water, Purified Aqua, Water Purified, Deionized Water, Deionic water, Deionised water",
+                     *           "category": null
+                     *         },
+                     *         {
+                     *           "position": 1,
+                     *           "label_name": "Sodium Chloride",
+                     *           "concentration": null,
+                     *           "id": "2c85d727-4352-567f-abc4-bd483009e338",
+                     *           "name": "Sodium Chloride",
+                     *           "rating": null,
+                     *           "irritancy": "3",
+                     *           "comedogenicity": "5",
+                     *           "functions": [
+                     *             "bulking",
+                     *             "fragrance",
+                     *             "oral care",
+                     *             "viscosity controlling"
+                     *           ],
+                     *           "cas_number": "7647-14-5",
+                     *           "ec_number": "231-598-3",
+                     *           "ph_eur_name": "Natrii chloridum",
+                     *           "iupac_name": null,
+                     *           "other_names": "Natrii chloridum, NaCl, Natrum muriaticum",
+                     *           "category": null
+                     *         },
+                     *         {
+                     *           "position": 2,
+                     *           "label_name": "Hypochlorous Acid",
+                     *           "concentration": null,
+                     *           "id": "dc0c53ec-254a-5475-97a3-a4d47b4d2f3c",
+                     *           "name": "Hypochlorous Acid",
+                     *           "rating": null,
+                     *           "irritancy": null,
+                     *           "comedogenicity": null,
+                     *           "functions": [
+                     *             "anti-sebum",
+                     *             "antimicrobial",
+                     *             "deodorant",
+                     *             "oxidising"
+                     *           ],
+                     *           "cas_number": "7790-92-3",
+                     *           "ec_number": "232-232-5",
+                     *           "ph_eur_name": null,
+                     *           "iupac_name": null,
+                     *           "other_names": null,
+                     *           "category": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -811,96 +1488,167 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. A barcode sent as the id is pointed at the barcode operation. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description No product has this id; the message echoes it. */
             404: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "getProduct-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Product id; letter case is ignored.
+                 * @example 0595e7e1-3f2b-50bb-b1f0-ce9d6014760d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product with its ingredients in label order. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    /** @description Always sent: the answer's form depends on the request's Accept-Encoding. */
+                    Vary?: "Accept-Encoding";
+                    /** @description gzip when the request's Accept-Encoding accepts gzip (q > 0, by name or by "*"); absent otherwise (plain JSON). */
+                    "Content-Encoding"?: "gzip";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. A barcode sent as the id is pointed at the barcode operation. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No product has this id; the message echoes it. */
+            404: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
     searchIngredients: {
         parameters: {
             query: {
-                /** @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. */
+                /**
+                 * @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example nicotinamide
+                 */
                 q: string;
                 /** @description Page number, 20 results a page. */
                 page?: number;
@@ -911,12 +1659,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of ingredients; nothing found is a 200 with no results and a no_match hint. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": "1f15dff6-ad3a-58e1-96f8-476d2070f4f6",
+                     *           "name": "Nicotinamide Mononucleotide",
+                     *           "other_names": null,
+                     *           "rating": null
+                     *         },
+                     *         {
+                     *           "id": "509c8d9c-2c69-51a6-a228-5055372dc2a5",
+                     *           "name": "Nicotinamide Adenine Dinucleotide",
+                     *           "other_names": "Nadide",
+                     *           "rating": null
+                     *         },
+                     *         {
+                     *           "id": "a1d0b774-2b3e-58b6-9776-a592f10deb11",
+                     *           "name": "Nicotinamide Riboside Hydrogren Malate",
+                     *           "other_names": null,
+                     *           "rating": null
+                     *         },
+                     *         {
+                     *           "id": "dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6",
+                     *           "name": "Niacinamide",
+                     *           "other_names": "Nicotinamide, Nicotinamidum, Nicotinic acid amide",
+                     *           "rating": "direct actives"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "has_more": false,
+                     *         "total": 4
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         results: {
                             /** Format: uuid */
@@ -942,75 +1727,135 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "searchIngredients-head": {
+        parameters: {
+            query: {
+                /**
+                 * @description Words to search for; every word must match, the last as a prefix. Only the first 10 words are used. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400.
+                 * @example nicotinamide
+                 */
+                q: string;
+                /** @description Page number, 20 results a page. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ingredients; nothing found is a 200 with no results and a no_match hint. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1019,19 +1864,42 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Ingredient id; letter case is ignored. */
+                /**
+                 * @description Ingredient id; letter case is ignored.
+                 * @example dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The ingredient record with its safety data. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6",
+                     *       "name": "Niacinamide",
+                     *       "rating": "direct actives",
+                     *       "irritancy": null,
+                     *       "comedogenicity": null,
+                     *       "functions": [
+                     *         "smoothing"
+                     *       ],
+                     *       "cas_number": "98-92-0",
+                     *       "ec_number": "202-713-4",
+                     *       "ph_eur_name": "Nicotinamidum",
+                     *       "iupac_name": "3-Pyridinecarboxamide",
+                     *       "other_names": "Nicotinamide, Nicotinamidum, Nicotinic acid amide",
+                     *       "category": null
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         id: string;
@@ -1049,89 +1917,153 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description No ingredient has this id; the message echoes it. */
             404: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "getIngredient-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ingredient id; letter case is ignored.
+                 * @example dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ingredient record with its safety data. */
+            200: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or disabled API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No ingredient has this id; the message echoes it. */
+            404: {
+                headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1142,21 +2074,136 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object with "text" and no other field, of at most 640 KiB. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Aqua, Niacinamide (5%), Moon Dust, Parfum."
+                 *     }
+                 */
                 "application/json": {
-                    /** @description One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters. */
+                    /** @description One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters. Must hold at least one letter or digit (any script); a value of only punctuation, symbols or spaces is refused with 400. */
                     text: string;
                 };
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The label’s entries in label order, each joined to an ingredient or unrecognised; a label joining nothing is a 200 too. */
             200: {
                 headers: {
+                    /** @description Trial keys only: requests left of the account's trial allowance (100 requests) once this one is counted. Sent on every answer to a request that was charged. */
+                    "X-Trial-Requests-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "contains_fragrance": true,
+                     *       "contains_drying_alcohol": false,
+                     *       "contains_parabens": false,
+                     *       "contains_sulfates": false,
+                     *       "contains_silicones": false,
+                     *       "counts": {
+                     *         "entries": 4,
+                     *         "recognised": 3,
+                     *         "unrecognised": 1
+                     *       },
+                     *       "sections": [
+                     *         {
+                     *           "header": null
+                     *         }
+                     *       ],
+                     *       "notes": [],
+                     *       "entries": [
+                     *         {
+                     *           "position": 0,
+                     *           "label_name": "Aqua",
+                     *           "concentration": null,
+                     *           "may_contain": false,
+                     *           "section": 0,
+                     *           "joined_by": "exact",
+                     *           "join_rule": "exact",
+                     *           "ingredient": {
+                     *             "id": "a84655d1-5796-5f40-9cb8-5220648630ab",
+                     *             "name": "Aqua",
+                     *             "rating": null,
+                     *             "irritancy": "0",
+                     *             "comedogenicity": "0",
+                     *             "functions": [
+                     *               "solvent"
+                     *             ],
+                     *             "cas_number": "7732-18-5",
+                     *             "ec_number": "231-791-2",
+                     *             "ph_eur_name": "Aqua",
+                     *             "iupac_name": null,
+                     *             "other_names": "Water, H2O, Eau, Aqueous, Acqua, Purified Water, Pure Water, Purified Aqua, Water Purified, Deionized Water, Deionic water, Deionised water",
+                     *             "category": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "position": 1,
+                     *           "label_name": "Niacinamide (5%)",
+                     *           "concentration": 5,
+                     *           "may_contain": false,
+                     *           "section": 0,
+                     *           "joined_by": "tolerant",
+                     *           "join_rule": "tolerant",
+                     *           "ingredient": {
+                     *             "id": "dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6",
+                     *             "name": "Niacinamide",
+                     *             "rating": "direct actives",
+                     *             "irritancy": null,
+                     *             "comedogenicity": null,
+                     *             "functions": [
+                     *               "smoothing"
+                     *             ],
+                     *             "cas_number": "98-92-0",
+                     *             "ec_number": "202-713-4",
+                     *             "ph_eur_name": "Nicotinamidum",
+                     *             "iupac_name": "3-Pyridinecarboxamide",
+                     *             "other_names": "Nicotinamide, Nicotinamidum, Nicotinic acid amide",
+                     *             "category": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "position": 2,
+                     *           "label_name": "Moon Dust",
+                     *           "concentration": null,
+                     *           "may_contain": false,
+                     *           "section": 0,
+                     *           "joined_by": "none",
+                     *           "join_rule": "none",
+                     *           "ingredient": null
+                     *         },
+                     *         {
+                     *           "position": 3,
+                     *           "label_name": "Parfum",
+                     *           "concentration": null,
+                     *           "may_contain": false,
+                     *           "section": 0,
+                     *           "joined_by": "exact",
+                     *           "join_rule": "exact",
+                     *           "ingredient": {
+                     *             "id": "e0043fcc-db2c-5b9d-9118-1f98d5a879b1",
+                     *             "name": "Parfum",
+                     *             "rating": "sensitizers",
+                     *             "irritancy": null,
+                     *             "comedogenicity": null,
+                     *             "functions": [
+                     *               "fragrance"
+                     *             ],
+                     *             "cas_number": null,
+                     *             "ec_number": null,
+                     *             "ph_eur_name": null,
+                     *             "iupac_name": null,
+                     *             "other_names": "Fragance, Fragrances, Perfumery, Flavor, Fragrance, Perfume, Natural Fragrance",
+                     *             "category": "fragrance"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         contains_fragrance: boolean;
                         contains_drying_alcohol: boolean;
@@ -1205,88 +2252,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial expired or payment required: resolve billing on the dashboard. */
             402: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, invalid or disabled API key. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request body is larger than 640 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No Content-Type, or one other than application/json. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description Trial allowance used up, per-second rate limit exceeded, or the monthly ceiling of the key reached (the message says which). No rate-limit headers are sent: back off and retry with exponential delay. */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
-            503: {
+            /** @description Request headers larger than 16 KiB: answered by the HTTP layer before the service, and the connection closed. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        statusCode: number;
-                        /** @description HTTP reason phrase. */
-                        error: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Access cannot be verified, or the catalogue file is being replaced, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Retry shortly. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

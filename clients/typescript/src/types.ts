@@ -2,8 +2,8 @@
 // operations (src/openapi.ts), so they change only when the server's schemas change.
 import type { operations } from './openapi';
 
-/** Every operation of the API, by its stable operationId. */
-export type OperationId = keyof operations;
+/** Every operation of the API, by its stable operationId (the HEAD twins of the GET operations, `<id>-head`, left out: they answer no body). */
+export type OperationId = Exclude<keyof operations, `${string}-head`>;
 
 type Op<K extends OperationId> = operations[K];
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;

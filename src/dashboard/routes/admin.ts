@@ -4,6 +4,7 @@
 // `catalogue usage`), and the settings in force. Guarantees: every page and form answers
 // developers 403; every change is CSRF-checked and reaches every API instance within a second
 // (the store's version bump).
+import { describeTrust } from '../../http/trust-proxy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { monthOf, parseMonth, previousMonth, usageCsv, type AccountRecord } from '../../access';
 import type { DashboardDeps } from '../pages';
@@ -241,6 +242,7 @@ export function adminRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     absoluteHours: ABSOLUTE_MS / 3_600_000,
     stripe: settings.stripe !== undefined,
     mailMode: deps.mailer.mode,
+    trust: describeTrust(settings.trustProxy),
     errors: {},
     ...extra,
   });

@@ -49,13 +49,13 @@ export async function planFacts(accounts: AccessAccounts, a: UserRecord, keys: K
       ? `${n(trial.requests)} requests in all, for ${n(trial.days)} days from the first key`
       : plan?.monthlyIncluded == null
         ? 'no monthly allowance'
-        : `${n(plan.monthlyIncluded)} calls a month`,
+        : `${n(plan.monthlyIncluded)} calls a month for the account`,
     ceiling: trial
       ? 'the trial requests'
       : plan?.monthlyCeiling == null
         ? 'none'
-        : `${n(plan.monthlyCeiling)} calls a month per key`,
-    rate: plan?.ratePerSecond == null ? 'no limit' : `${n(plan.ratePerSecond)} requests a second per key`,
+        : `${n(plan.monthlyCeiling)} calls a month for the account`,
+    rate: plan?.ratePerSecond == null ? 'no limit' : `${n(plan.ratePerSecond)} requests a second for the account`,
     barcode: plan?.barcode ?? false,
     trial:
       trial === null

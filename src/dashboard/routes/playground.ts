@@ -1,10 +1,12 @@
 // The label playground: a signed-in developer pastes label text and sees what
 // POST /v1/labels/analyze answers, as a table. Guarantees: the call is made with one of the
 // user's own keys and goes through the API's own access control (admitted by key id, then
-// charged one call, refused 402/403/429/503 exactly as an HTTP call would be), then the same
-// read-model code path as the endpoint; nothing is analysed for a refused call.
+// charged one call, refused 402/403/429/503 exactly as an HTTP call would be), then analysed
+// on the API's label threads as the endpoint does (src/catalogue/label-pool.ts; busy: a 503,
+// not charged); nothing is analysed for a refused call.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
+import { busyError } from '../../catalogue/label-pool';
 import type { DashboardDeps } from '../pages';
 import { errorsOf, field, labelError, LIMITS, type Body } from '../forms';
 import { form, requireUser } from './guards';
@@ -20,7 +22,7 @@ interface Analysis {
 }
 
 export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): void {
-  const { accounts, access, catalogue } = deps;
+  const { accounts, access, catalogue, labels } = deps;
   const usable = async (account: string) => (await accounts.keys(account)).filter((k) => !k.disabled);
 
   app.get('/playground', { ...HIDE, preHandler: requireUser }, async (req, reply) =>
@@ -50,13 +52,17 @@ export function playgroundRoutes(app: FastifyInstance, deps: DashboardDeps): voi
       const data = { title: 'Label playground', maxLabel: LIMITS.label, keys, text, keyId, errors };
       if (Object.keys(errors).length > 0) return reply.code(400).page('playground.eta', data);
       let result: Analysis;
+      const admitted = labels.admit();
       try {
         const grant = await access.admitKeyId(keyId);
+        if (!admitted) throw busyError();
         await access.charge(grant, 1);
-        result = JSON.parse((await catalogue.current.analyseLabelInSlices(text)).toString()) as Analysis;
+        result = JSON.parse((await labels.analyse(catalogue.current, text)).toString()) as Analysis;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         return reply.page('playground.eta', { ...data, refused: { status: err.statusCode, message: err.message } });
+      } finally {
+        if (admitted) labels.release();
       }
       return reply.page('playground.eta', { ...data, result });
     },

@@ -2,47 +2,93 @@
 // each joined to an ingredient of the served catalogue or unrecognised, the five
 // contains_* flags and the counts out (api-spec.md 4.9). Guarantees: JSON bodies only
 // (415 otherwise), strict body {"text"} of 1 to 100,000 characters holding a letter or
-// digit (400 naming the field); charged as one call like every /v1 request; a long text is
-// analysed in slices with other requests served between them (read model analyseLabelInSlices).
+// digit (400 naming the field); charged as one call like every /v1 request; the text is
+// analysed on a label worker thread (src/catalogue/label-pool.ts), never on the request
+// thread; when as many analyses as the pool admits are running or waiting, a 503 with
+// Retry-After (not charged: admission comes before the allowances are charged).
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api';
-import { LETTER_OR_DIGIT, LabelAnalysis, errors } from '../schemas';
+import { LETTER_OR_DIGIT_RULE, LabelAnalysis, NO_QUERY, holdsLetterOrDigit } from '../schemas';
+import { HEADERS, V1_REFUSALS, answer, refusals } from '../responses';
+import { EXAMPLE_LABEL_TEXT, LABEL_ANALYSIS } from '../examples';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
+import { busyError } from '../../catalogue/label-pool';
 
 export const MAX_LABEL_TEXT = 100_000;
+/** 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit. */
+export const LABEL_BODY_LIMIT = 640 * 1024;
 
-const Body = Type.Object({
-  text: Type.String({
-    minLength: 1,
-    maxLength: MAX_LABEL_TEXT,
-    'x-unicode-pattern': LETTER_OR_DIGIT,
-    'x-message': 'must be a string holding at least one letter or digit',
-    description: "One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters.",
-  }),
-});
+const Body = Type.Object(
+  {
+    text: Type.String({
+      minLength: 1,
+      maxLength: MAX_LABEL_TEXT,
+      ...holdsLetterOrDigit('must be a string holding at least one letter or digit'),
+      description: `One label's ingredient text as printed (line breaks allowed), 1 to 100,000 characters. ${LETTER_OR_DIGIT_RULE}`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: `A JSON object with "text" and no other field, of at most ${LABEL_BODY_LIMIT / 1024} KiB.`,
+    examples: [{ text: EXAMPLE_LABEL_TEXT }],
+  },
+);
+
+/** The requests holding a place in the label pool (LabelPool.admit), each given back once. */
+const admitted = new WeakSet<FastifyRequest>();
 
 export function analyzeLabel(app: Api): void {
+  const release = (req: FastifyRequest) => {
+    if (admitted.delete(req)) app.labels.release();
+  };
   app.post(
     '/v1/labels/analyze',
     {
       schema: {
         operationId: 'analyzeLabel',
         summary: 'Analyse an ingredient label',
-        description:
-          'Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does.',
+        description: `Parses label text and joins each entry to the catalogue’s ingredients; computes the contains_* flags as the build does. Charged one call, whatever the length. Needs Content-Type: application/json; bodies over ${LABEL_BODY_LIMIT / 1024} KiB are refused with 413. ${NO_QUERY}`,
         tags: ['labels'],
         body: Body,
         querystring: Type.Object({}),
-        response: { 200: LabelAnalysis, ...errors(400, 402, 403, 415, 429, 503) },
+        response: {
+          200: answer(
+            LabelAnalysis,
+            'The label’s entries in label order, each joined to an ingredient or unrecognised; a label joining nothing is a 200 too.',
+            HEADERS.trialRemaining,
+            LABEL_ANALYSIS,
+          ),
+          ...refusals([...V1_REFUSALS, 413, 415], {
+            413: `The request body is larger than ${LABEL_BODY_LIMIT / 1024} KiB.`,
+            503: 'Access cannot be verified, or the catalogue file is being replaced, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Retry shortly.',
+          }),
+        },
       },
-      bodyLimit: 640 * 1024, // 100,000 characters of any kind, JSON-escaped (6 bytes each at most), fit
-      preValidation: (req, _reply, done) => {
+      bodyLimit: LABEL_BODY_LIMIT,
+      preValidation: (req, reply, done) => {
         if (req.headers['content-type'] === undefined)
-          done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));
-        else done();
+          return done(new ApiError('unsupported_media_type', 'Content-Type must be application/json'));
+        if (!app.labels.admit()) {
+          reply.header('retry-after', '1');
+          return done(busyError());
+        }
+        admitted.add(req);
+        done();
+      },
+      // Admitted, then refused before the handler ran (400; the allowances' 402 and 429): the place is given back.
+      onResponse: (req, _reply, done) => {
+        release(req);
+        done();
       },
     },
-    async (req, reply) => sendJson(reply, await app.catalogue().analyseLabelInSlices(req.body.text)),
+    async (req, reply) => {
+      try {
+        return sendJson(reply, await app.labels.analyse(app.catalogue(), req.body.text));
+      } finally {
+        release(req);
+      }
+    },
   );
 }

@@ -1,7 +1,18 @@
 // GET /v1/products — filters combined with AND, results in catalogue order.
 import { Type, type TOptional, type TUnsafe } from '@sinclair/typebox';
 import type { Api } from '../api';
-import { LETTER_OR_DIGIT, ListOf, PAGE_DEFAULT, Page, ProductSummary, Uuid, errors } from '../schemas';
+import {
+  LETTER_OR_DIGIT_RULE,
+  ListOf,
+  PAGE_DEFAULT,
+  Page,
+  ProductSummary,
+  QUERY_RULE,
+  Uuid,
+  holdsLetterOrDigit,
+} from '../schemas';
+import { HEADERS, V1_REFUSALS, answer, refusals } from '../responses';
+import { PRODUCT_FILTER } from '../examples';
 import { sendJson } from '../json';
 import type { FilterQuery } from '../../catalogue/read-model';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../../source/records';
@@ -22,15 +33,20 @@ const uuid = UUID_PATTERN.slice(1, -1);
 
 const Query = Type.Object({
   category: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: 'Exact, case-sensitive stored category.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Exact, case-sensitive stored category.',
+      examples: ['skincare'],
+    }),
   ),
   brand: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 200,
-      'x-unicode-pattern': LETTER_OR_DIGIT,
-      'x-message': 'contains no letters or digits',
-      description: 'Case, accents, punctuation and spaces are ignored.',
+      ...holdsLetterOrDigit('contains no letters or digits'),
+      description: `Case, accents, punctuation and spaces are ignored. ${LETTER_OR_DIGIT_RULE}`,
+      examples: ['tower 28 beauty'],
     }),
   ),
   origin: Type.Optional(
@@ -55,9 +71,18 @@ export function filterProducts(app: Api): void {
       schema: {
         operationId: 'filterProducts',
         summary: 'Filter products',
+        description: `Filters combine with AND; with none, this pages through the whole catalogue. Results come in a stable catalogue order, not ranked. ${QUERY_RULE}`,
         tags: ['products'],
         querystring: Query,
-        response: { 200: ListOf(ProductSummary, false), ...errors(400, 402, 403, 429, 503) },
+        response: {
+          200: answer(
+            ListOf(ProductSummary, false),
+            'A page of product summaries; nothing matching is a 200 with no results and a no_match hint naming the filter to change.',
+            HEADERS.trialRemaining,
+            PRODUCT_FILTER,
+          ),
+          ...refusals(V1_REFUSALS),
+        },
       },
     },
     (req, reply) => {

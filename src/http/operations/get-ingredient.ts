@@ -1,11 +1,13 @@
 // GET /v1/ingredients/{id} — one ingredient record; 404 echoing the id.
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
-import { Ingredient, Uuid, errors } from '../schemas';
+import { Ingredient, NO_QUERY, Uuid } from '../schemas';
+import { HEADERS, V1_REFUSALS, answer, refusals } from '../responses';
+import { EXAMPLE_INGREDIENT_ID, INGREDIENT } from '../examples';
 import { sendJson } from '../json';
 import { ApiError } from '../../shared/errors';
 
-const Params = Type.Object({ id: Uuid('Ingredient id; letter case is ignored.') });
+const Params = Type.Object({ id: Uuid('Ingredient id; letter case is ignored.', EXAMPLE_INGREDIENT_ID) });
 
 export function getIngredient(app: Api): void {
   app.get(
@@ -14,10 +16,14 @@ export function getIngredient(app: Api): void {
       schema: {
         operationId: 'getIngredient',
         summary: 'Fetch one ingredient',
+        description: NO_QUERY,
         tags: ['ingredients'],
         params: Params,
         querystring: Type.Object({}),
-        response: { 200: Ingredient, ...errors(400, 402, 403, 404, 429, 503) },
+        response: {
+          200: answer(Ingredient, 'The ingredient record with its safety data.', HEADERS.trialRemaining, INGREDIENT),
+          ...refusals([...V1_REFUSALS, 404], { 404: 'No ingredient has this id; the message echoes it.' }),
+        },
       },
     },
     (req, reply) => {

@@ -2,7 +2,9 @@
 // stored GTIN/EAN/UPC; barcode-enabled plans only; 404 echoes the barcode.
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
-import { Product, errors } from '../schemas';
+import { NO_QUERY, Product } from '../schemas';
+import { HEADERS, V1_REFUSALS, answer, refusals } from '../responses';
+import { EXAMPLE_BARCODE, PRODUCT } from '../examples';
 import { COMPRESSED_ANSWERS, answerEncoding, sendAnswer } from '../answer-encoding';
 import { ApiError } from '../../shared/errors';
 import { BARCODE_PATTERN } from '../../shared/text';
@@ -12,6 +14,7 @@ const Params = Type.Object({
     pattern: BARCODE_PATTERN,
     description: 'GTIN, EAN or UPC: 8 to 14 digits, leading zeros optional.',
     'x-message': 'must be 8 to 14 digits with no spaces or separators',
+    examples: [EXAMPLE_BARCODE],
   }),
 });
 
@@ -24,10 +27,21 @@ export function getProductByBarcode(app: Api): void {
         operationId: 'getProductByBarcode',
         summary: 'Fetch a product by barcode (barcode-enabled plans)',
         tags: ['products'],
-        description: COMPRESSED_ANSWERS,
+        description: `Every zero-padded form of a stored code resolves to the same product. ${COMPRESSED_ANSWERS} ${NO_QUERY}`,
         params: Params,
         querystring: Type.Object({}),
-        response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+        response: {
+          200: answer(
+            Product,
+            'The primary product of this barcode, with its ingredients in label order.',
+            { ...HEADERS.trialRemaining, ...HEADERS.encoding },
+            PRODUCT,
+          ),
+          ...refusals([...V1_REFUSALS, 404], {
+            403: "Missing, invalid or disabled API key, or the key's plan does not include barcode lookup.",
+            404: 'No product carries this barcode in any GTIN form; the message echoes it.',
+          }),
+        },
       },
     },
     (req, reply) => {

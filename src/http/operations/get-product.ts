@@ -2,12 +2,14 @@
 // at the barcode endpoint; 404 echoes the id.
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../api';
-import { Product, Uuid, errors } from '../schemas';
+import { NO_QUERY, Product, Uuid } from '../schemas';
+import { HEADERS, REFUSED, V1_REFUSALS, answer, refusals } from '../responses';
+import { EXAMPLE_PRODUCT_ID, PRODUCT } from '../examples';
 import { COMPRESSED_ANSWERS, answerEncoding, sendAnswer } from '../answer-encoding';
 import { ApiError } from '../../shared/errors';
 import { isBarcode } from '../../shared/text';
 
-const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.') });
+const Params = Type.Object({ id: Uuid('Product id; letter case is ignored.', EXAMPLE_PRODUCT_ID) });
 
 export function getProduct(app: Api): void {
   app.get(
@@ -17,10 +19,21 @@ export function getProduct(app: Api): void {
         operationId: 'getProduct',
         summary: 'Fetch one product with its full ingredient list',
         tags: ['products'],
-        description: COMPRESSED_ANSWERS,
+        description: `${COMPRESSED_ANSWERS} ${NO_QUERY}`,
         params: Params,
         querystring: Type.Object({}),
-        response: { 200: Product, ...errors(400, 402, 403, 404, 429, 503) },
+        response: {
+          200: answer(
+            Product,
+            'The product with its ingredients in label order.',
+            { ...HEADERS.trialRemaining, ...HEADERS.encoding },
+            PRODUCT,
+          ),
+          ...refusals([...V1_REFUSALS, 404], {
+            400: `${REFUSED[400]} A barcode sent as the id is pointed at the barcode operation.`,
+            404: 'No product has this id; the message echoes it.',
+          }),
+        },
       },
       preValidation: async (req) => {
         const { id } = req.params;

@@ -1,0 +1,40 @@
+// One label worker thread of the pool (label-pool.ts, piscina): analyses one label text
+// against the catalogue a task names, and answers its JSON as UTF-8 bytes moved (not
+// copied) back to the request thread. Guarantees: the answer is the read model's on the
+// request thread, byte for byte (the same LabelAnalyser made from the same label source);
+// a catalogue's join tables are made once per thread, when the pool announces the
+// catalogue (a swap) or at its first task; the two newest catalogues are kept, so tasks
+// queued before a swap still answer from the catalogue they were admitted under.
+import { BroadcastChannel, workerData } from 'node:worker_threads';
+import { move } from 'piscina';
+import type { LabelAnalyser } from './label-analysis';
+import { analyserOf, type LabelSource } from './label-source';
+
+export interface LabelTask {
+  source: LabelSource;
+  text: string;
+}
+
+/** Catalogues kept per thread: the served one and the one before it. */
+const KEPT = 2;
+const analysers = new Map<number, LabelAnalyser>();
+const encoder = new TextEncoder();
+
+function analyserFor(source: LabelSource): LabelAnalyser {
+  let a = analysers.get(source.generation);
+  if (a === undefined) {
+    analysers.set(source.generation, (a = analyserOf(source)));
+    const old = [...analysers.keys()].sort((x, y) => y - x).slice(KEPT);
+    for (const g of old) analysers.delete(g);
+  }
+  return a;
+}
+
+// The pool announces each catalogue it will serve: its tables are made now, before its first label.
+const channel = new BroadcastChannel((workerData as { channel: string }).channel);
+channel.onmessage = (e) => void analyserFor((e as { data: LabelSource }).data);
+channel.unref();
+
+export default function analyse(task: LabelTask): Uint8Array {
+  return move(encoder.encode(analyserFor(task.source).analyse(task.text))) as Uint8Array;
+}
