@@ -2,8 +2,9 @@
 // (issue 24: many short lines, runs of *, unbalanced brackets, runs of / and :, repeated
 // headers), the ones found quadratic later (runs of "(" after a colon, footnote lines,
 // unclosed tags), those whose cost is joining (names new to the joiner) and others.
-// Guarantees: each maker returns a text of about n characters
-// (at least n); deterministic.
+// WORST_SHAPES are the costliest to serve (issue 33), measured at 25,000 and 100,000
+// characters by bench/label-cost.ts. Guarantees: each maker returns a text of about n
+// characters (at least n); deterministic.
 
 /** Text of about n characters made by repeating a unit. */
 const repeat = (unit: string) => (n: number) => unit.repeat(Math.ceil(n / unit.length));
@@ -87,7 +88,20 @@ export const ADVERSARIAL_SHAPES: Readonly<Record<string, (n: number) => string>>
   'distinct names run together': distinct(
     (i) => `${WORDS[i % 12]} ${WORDS[(i * 5 + 1) % 12]} ${WORDS[(i * 7 + 3) % 12]} ${i}, `,
   ),
+  // Issue 33's worst shapes (with distinct unknown names, short lines and bullets above):
+  'distinct colour indexes': distinct((i) => `CI ${10000 + (i % 68000)}, `),
+  'slash names': distinct((i) => `Water/Zq${(i * 7919).toString(36)}/Eau, `),
   'a real list repeated': repeat(
     'Aqua (Water), Glycerin, Butylene Glycol, Niacinamide (10%), Cetearyl Alcohol, Iron Oxides (CI 77491, CI 77492), Parfum*, Tocopherol. ',
   ),
 };
+
+/** The shapes costliest to serve (issue 33): served CPU at 25,000 and 100,000 characters, and its growth. */
+export const WORST_SHAPES = [
+  'distinct colour indexes',
+  'distinct unknown names',
+  'many short lines',
+  'short lines without commas',
+  'bullets',
+  'slash names',
+] as const;

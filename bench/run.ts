@@ -17,6 +17,8 @@ import { checkTargets, machine, markdown, targetsText, textTable, type Results, 
 import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
+import { measureSwapHold } from './swap-hold';
+import { measureInterference } from './label-interference';
 
 type ServerKind =
   | 'baseline'
@@ -142,6 +144,10 @@ async function main(): Promise<void> {
   if (selected.some((s) => s.id === 'label-analysis') && workload.labelTexts.length > 0) {
     log('label analysis in process: parse + join + render, against product by id');
     labelCost = await measureLabelCost(cat.file, workload.labelTexts, workload.productIds);
+    log('catalogue swap: event-loop hold, label tables on the label threads against on this thread');
+    labelCost.swap = await measureSwapHold(cat.file);
+    log('one client looping the worst labels beside product by id: p99 quiet and during');
+    labelCost.interference = await measureInterference(root, cat.file, o.duration);
   }
   const results: ScenarioResult[] = [];
   let serving: Results['serving'] = null;

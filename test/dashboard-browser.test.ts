@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { packageRoot } from '../src/shared/package-root';
-import { ADMIN, startDashboard, type DashboardServer } from './support/dashboard';
+import { ADMIN, outboxMailbox, startDashboard, type DashboardServer } from './support/dashboard';
 import { productId } from './support/fixture';
 import { browserSkip, launchChromium } from './support/browser';
 
@@ -88,7 +88,16 @@ test(
     await page.fill('#f-password', 'a good long password');
     await page.fill('#f-confirm', 'a good long password');
     await page.click('button[type=submit]');
-    await page.waitForURL(/\/dashboard\/keys$/);
+    assert.match(await page.locator('p.notice').innerText(), /Check your mail/);
+    await shoot(page, 'sign-up-check-mail');
+    await page.goto(await outboxMailbox(t.store)('builder@example.com'));
+    assert.match(await page.locator('h1').innerText(), /Address confirmed/);
+    await page.click('article footer a[href="/dashboard/sign-in"]');
+    await page.fill('#f-email', 'builder@example.com');
+    await page.fill('#f-password', 'a good long password');
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/dashboard\/account$/);
+    await page.goto(`${t.url}/dashboard/keys`);
 
     await page.fill('#f-name', 'my <b>app</b>');
     await page.click('form.create button[type=submit]');

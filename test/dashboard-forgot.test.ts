@@ -3,7 +3,7 @@
 // within 15 minutes sends nothing more; a client address is limited.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, startDashboard, type DashboardServer } from './support/dashboard';
+import { Client, startDashboard, type DashboardServer, smtpMailbox, useMailbox } from './support/dashboard';
 import { startSmtp, type TestSmtp } from './support/smtp';
 import { MAX_PER_ADDRESS } from '../src/dashboard/routes/forgot';
 
@@ -12,6 +12,7 @@ let smtp: TestSmtp;
 before(async () => {
   smtp = await startSmtp();
   d = await startDashboard({ signup: 'open', mail: { smtpUrl: smtp.url, from: 'no-reply@example.com' } });
+  useMailbox(d.url, smtpMailbox(smtp));
 });
 after(async () => {
   await d?.close();

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { packageRoot } from '../src/shared/package-root';
-import { ADMIN, startDashboard, type DashboardServer } from './support/dashboard';
+import { ADMIN, outboxMailbox, startDashboard, type DashboardServer } from './support/dashboard';
 import { buildFixture, productId } from './support/fixture';
 import { browserSkip, launchChromium } from './support/browser';
 import { sendWebhook, startStripe, stripeEvent, type StripeStandIn } from './support/stripe-server';
@@ -119,7 +119,14 @@ async function signUp(page: Page, s: DashboardServer, email: string): Promise<st
   await page.fill('#f-password', 'a fine password');
   await page.fill('#f-confirm', 'a fine password');
   await page.click('form button[type="submit"]');
-  await page.waitForURL(/\/dashboard\/keys$/);
+  await page.locator('p.notice').waitFor(); // check your mail
+  await page.goto(await outboxMailbox(s.store)(email));
+  await page.goto(`${s.url}/dashboard/sign-in`);
+  await page.fill('#f-email', email);
+  await page.fill('#f-password', 'a fine password');
+  await page.click('form button[type="submit"]');
+  await page.waitForURL(/\/dashboard\/account$/);
+  await page.goto(`${s.url}/dashboard/keys`);
   await page.fill('#f-name', 'production');
   await page.click('form.create button');
   return (await page.locator('#secret-value').innerText()).trim();

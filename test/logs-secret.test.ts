@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { buildVariant, opsDir, serveProcess } from './support/serve-process';
-import { Client } from './support/dashboard';
+import { Client, outboxMailbox, useMailbox } from './support/dashboard';
 import { COOKIE } from '../src/dashboard';
 
 /** Sends raw bytes on a fresh connection; resolves when the server closes it. */
@@ -93,7 +93,9 @@ test('at LOG_LEVEL=trace no log line holds a dashboard password, session id or k
   try {
     const password = 'Secret-Password-4711';
     const c = new Client(s.url);
+    useMailbox(s.url, outboxMailbox(ops.store));
     assert.equal((await c.signUp('logs@example.com', password)).status, 303);
+    const confirm = (await outboxMailbox(ops.store)('logs@example.com')).split('/').pop()!;
     const session = decodeURIComponent(c.cookies.get(COOKIE)!).split('.')[0];
     const { key } = await c.createKey('logged?');
     await (await fetch(`${s.url}/v1/products?brand=x`, { headers: { 'x-api-key': key } })).text();
@@ -109,6 +111,7 @@ test('at LOG_LEVEL=trace no log line holds a dashboard password, session id or k
       ['password', password],
       ['session id', session],
       ['key', key],
+      ['confirmation token', confirm],
     ])
       for (const form of encodings(secret)) assert.ok(!all.includes(form), `the ${what} is in the logs as ${form}`);
   } finally {

@@ -190,6 +190,7 @@ function getCases(
     on: 'outage',
     why: 'catalogue being replaced',
   });
+  if (!v1) cases.push({ op, status: 200, method: 'GET', url: `${ok}?anything=1`, why: 'query parameters ignored' });
   if (v1) {
     const pro = { 'x-api-key': keys.pro };
     cases.push(

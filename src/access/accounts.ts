@@ -36,6 +36,10 @@ export type { AccountRecord, DailyRow, KeyRecord, Role, Snapshot, UserRecord };
 
 const INVITE_MS = 7 * 86_400_000;
 const RESET_MS = 24 * 3_600_000;
+/** How long an address confirmation link works. */
+export const CONFIRM_MS = 48 * 3_600_000;
+/** Records of this kind (group '') name the accounts whose email address is not confirmed yet. */
+const UNCONFIRMED = 'unconfirmed';
 
 export type SignIn =
   | { ok: true; user: UserRecord }
@@ -99,8 +103,18 @@ export class AccessAccounts {
     return this.clock.now();
   }
 
-  /** A new account; null when the email already has one. */
-  async signUp(email: string, password: string, plan: string, role: Role = 'developer'): Promise<UserRecord | null> {
+  /**
+   * A new account; null when the email already has one. `unconfirmed`: the account may make no
+   * key until its address is confirmed (confirmAddress); marked before the account exists, so
+   * that no failure between the two leaves an unconfirmed account able to make keys.
+   */
+  async signUp(
+    email: string,
+    password: string,
+    plan: string,
+    role: Role = 'developer',
+    unconfirmed = false,
+  ): Promise<UserRecord | null> {
     if (!this.plans.has(plan)) throw new Error(`unknown plan "${plan}"`);
     const user: UserRecord = {
       name: newAccountName(),
@@ -113,7 +127,29 @@ export class AccessAccounts {
       firstKeyAt: 0,
       createdAt: this.clock.now(),
     };
-    return (await this.guard(() => this.store.createAccount(user))) ? user : null;
+    const mark = { id: user.name, at: user.createdAt, data: '{}' };
+    if (unconfirmed) await this.guard(() => this.store.putRecord(UNCONFIRMED, '', mark, true));
+    if (await this.guard(() => this.store.createAccount(user))) return user;
+    if (unconfirmed) await this.guard(() => this.store.deleteRecord(UNCONFIRMED, '', user.name));
+    return null;
+  }
+
+  /** True while the account's email address is not confirmed (it may make no key). */
+  async unconfirmed(account: string): Promise<boolean> {
+    return (await this.guard(() => this.store.getRecord(UNCONFIRMED, '', account))) !== null;
+  }
+
+  /** A one-time link token that confirms the account's address (CONFIRM_MS). */
+  confirmLink(account: string): Promise<{ token: string; expiresAt: number }> {
+    return this.putToken({ kind: 'confirm', account, plan: '', expiresAt: this.clock.now() + CONFIRM_MS });
+  }
+
+  /** Confirms the address of the token's account (the token is used up); null when the token is not valid. */
+  async confirmAddress(secret: string): Promise<UserRecord | null> {
+    const t = await this.takeToken(secret, 'confirm');
+    if (t === null) return null;
+    await this.guard(() => this.store.deleteRecord(UNCONFIRMED, '', t.account));
+    return this.user(t.account);
   }
 
   /**
@@ -143,6 +179,10 @@ export class AccessAccounts {
 
   user(name: string): Promise<UserRecord | null> {
     return this.guard(() => this.store.user(name));
+  }
+
+  userByEmail(email: string): Promise<UserRecord | null> {
+    return this.guard(() => this.store.userByEmail(normalEmail(email)));
   }
 
   /** 'wrong' when `current` is not the account's password; 'limited' after too many tries. Ends every session of the account. */

@@ -87,10 +87,10 @@ export interface DailyRow extends UsageRow {
   day: string;
 }
 
-/** A one-time token (invitation, password reset), stored by the SHA-256 of its secret. */
+/** A one-time token (invitation, password reset, address confirmation), stored by the SHA-256 of its secret. */
 export interface TokenRecord {
-  kind: 'invite' | 'reset';
-  /** Reset: the account; invite: '' (a new account is made). */
+  kind: 'invite' | 'reset' | 'confirm';
+  /** Reset, confirm: the account; invite: '' (a new account is made). */
   account: string;
   /** Invite: the plan the new account gets ('' for the deployment's sign-up plan). */
   plan: string;

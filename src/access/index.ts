@@ -12,7 +12,7 @@ import { loadPlans } from './plans';
 import { SqliteBackend } from './sqlite-backend';
 import { systemClock, type Clock } from './types';
 
-export { AccessAccounts, normalEmail } from './accounts';
+export { AccessAccounts, CONFIRM_MS, normalEmail } from './accounts';
 export { LIMITS } from './attempt-limits';
 export type { NewKey, Session, SignIn } from './accounts';
 export type {

@@ -24,7 +24,7 @@ export const ProductSummary = Type.Object(
     category: ProductCategory,
     image_url: Nullable(Type.String()),
   },
-  { additionalProperties: false },
+  { $id: 'ProductSummary', additionalProperties: false },
 );
 
 const ingredientFields = {
@@ -43,7 +43,7 @@ const ingredientFields = {
 };
 
 /** An ingredient record (2.5). */
-export const Ingredient = Type.Object(ingredientFields, { additionalProperties: false });
+export const Ingredient = Type.Object(ingredientFields, { $id: 'Ingredient', additionalProperties: false });
 
 export const ProductIngredient = Type.Object(
   {
@@ -52,7 +52,7 @@ export const ProductIngredient = Type.Object(
     concentration: Nullable(Type.Number({ description: 'Declared % w/w.' })),
     ...ingredientFields,
   },
-  { additionalProperties: false },
+  { $id: 'ProductIngredient', additionalProperties: false },
 );
 
 /** The five contains_* flags (2.3), as a product payload and a label analysis carry them. */
@@ -72,7 +72,7 @@ export const Product = Type.Object(
     ...containsFlags,
     ingredients: Type.Array(ProductIngredient),
   },
-  { additionalProperties: false },
+  { $id: 'Product', additionalProperties: false },
 );
 
 /** One entry of a label analysis (4.9). */
@@ -87,7 +87,7 @@ export const LabelEntry = Type.Object(
     join_rule: JoinRule,
     ingredient: Nullable(Ingredient),
   },
-  { additionalProperties: false },
+  { $id: 'LabelEntry', additionalProperties: false },
 );
 
 /** POST /v1/labels/analyze (api-spec.md 4.9). */
@@ -119,7 +119,7 @@ export const LabelAnalysis = Type.Object(
     }),
     entries: Type.Array(LabelEntry),
   },
-  { additionalProperties: false },
+  { $id: 'LabelAnalysis', additionalProperties: false },
 );
 
 export const IngredientSearchItem = Type.Object(
@@ -129,7 +129,7 @@ export const IngredientSearchItem = Type.Object(
     other_names: Nullable(Type.String()),
     rating: Rating,
   },
-  { additionalProperties: false },
+  { $id: 'IngredientSearchItem', additionalProperties: false },
 );
 
 /** The fields of a record schema, in the schema's order. */

@@ -4,8 +4,11 @@
 // request thread, byte for byte (the same LabelAnalyser made from the same label source);
 // a catalogue's join tables are made once per thread, when the pool announces the
 // catalogue (a swap) or at its first task; the two newest catalogues are kept, so tasks
-// queued before a swap still answer from the catalogue they were admitted under.
+// queued before a swap still answer from the catalogue they were admitted under; on Linux
+// the thread runs at a lower priority (nice 10) than the request thread.
 import { BroadcastChannel, workerData } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { move } from 'piscina';
 import type { LabelAnalyser } from './label-analysis';
 import { analyserOf, type LabelSource } from './label-source';
@@ -28,6 +31,17 @@ function analyserFor(source: LabelSource): LabelAnalyser {
     for (const g of old) analysers.delete(g);
   }
   return a;
+}
+
+/** The nice value of a label thread: the request thread (nice 0) gets the CPU first when both want it. */
+const LABEL_NICE = 10;
+
+// Label work yields the CPU to the request thread: this thread's own nice value is raised
+// (Linux: /proc/thread-self names the thread; elsewhere the thread keeps the process's).
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), LABEL_NICE);
+} catch {
+  // not Linux, or not allowed: the thread runs at the process's priority
 }
 
 // The pool announces each catalogue it will serve: its tables are made now, before its first label.

@@ -51,6 +51,8 @@ export function register(program: Command): void {
       if (url === undefined) return;
       const who = opts.signup === 'open' ? 'anyone can sign up here' : 'sign-up by invitation';
       process.stdout.write(`dashboard: ${url} (${who}; demo admin ${DEMO_ADMIN}, password ${adminPassword})\n`);
+      if (opts.smtpUrl === undefined)
+        process.stdout.write(`  a sign-up's confirmation mail waits in the outbox: ${url}/admin/mail\n`);
     });
   });
 }

@@ -29,6 +29,7 @@ import { standingOf, wallOf, type Wall } from './wall';
 import { POLL_MS, refresh } from './live-settings';
 import { PREFIX, errorPage, type DashboardDeps } from './pages';
 import { accountRoutes } from './routes/account';
+import { signUpRoutes } from './routes/signup';
 import { keyRoutes } from './routes/keys';
 import { usageRoutes } from './routes/usage';
 import { playgroundRoutes } from './routes/playground';
@@ -215,6 +216,7 @@ async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
     reply.redirect(req.user ? `${PREFIX}/account` : `${PREFIX}/sign-in`, 303),
   );
   accountRoutes(app, deps);
+  signUpRoutes(app, deps);
   forgotRoutes(app, deps);
   planRoutes(app, deps);
   prefsRoutes(app, deps);

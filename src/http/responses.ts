@@ -78,7 +78,7 @@ export const HEADERS = {
       type: 'integer',
       minimum: 0,
       description:
-        'Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly).',
+        'Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly).',
     },
   },
 } satisfies Record<string, Headers>;

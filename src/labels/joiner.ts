@@ -8,7 +8,7 @@
 // inline common name, or the Latin name in brackets with the part after it. A join other
 // than by the printed form stands only when the record names the same thing (precision.ts).
 // The other forms are made only when one could join (a word of the name begins a key, and
-// without brackets or slashes its last word ends one; a colour index; a misspelt word).
+// without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word).
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
 // table, tolerant match; colour index, CAS number, split); the same rules serve the sample pipeline
 // (targets are CosIng INCI names), the importer and the served catalogue (targets are
@@ -364,7 +364,8 @@ export class LabelJoiner<T> {
    * the US form has the base form's brackets and slashes.
    */
   private mayJoinByForm(baseKey: string, usKey: string | null, us: string): boolean {
-    if (colourIndexes(us).length > 0) return true;
+    // A colour index adds the form "CI n", which joins only when a key begins with its compact form (not "CI 10000").
+    if (colourIndexes(us).some((n) => this.index.mayBegin(`CI${n}`))) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
     const keys = usKey === null ? [baseKey] : [baseKey, usKey];
     const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));

@@ -12,6 +12,8 @@ import { packageRoot } from '../shared/package-root';
 export interface Mails {
   /** Confirm the address of a new account. */
   confirm: { link: string; hours: number };
+  /** A sign-up with the address of an existing account: sent to that account instead of saying so on the page. */
+  exists: { signIn: string; forgot: string };
   /** Forgot password: a one-time link. */
   reset: { link: string; hours: number };
   /** An invitation to make an account; `trial`: the plan is a trial (no card needed). */

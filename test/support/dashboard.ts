@@ -1,6 +1,8 @@
 // A real server with the dashboard on the fixture catalogue, for the dashboard tests: an
 // injectable clock, an admin account made through the access layer, and a small cookie-keeping
-// HTTP client that reads a page's CSRF token the way a browser form would send it.
+// HTTP client that reads a page's CSRF token the way a browser form would send it. A sign-up
+// through the client opens the confirmation link it mails (read from the server's mailbox: the
+// outbox in the store, or a test SMTP server) and signs in, as a new user does.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -8,6 +10,7 @@ import { openAccounts, type Clock } from '../../src/access';
 import { startServer, type RunningServer } from '../../src/server';
 import { DEFAULT_SETTINGS, type DashboardSettings } from '../../src/dashboard';
 import { buildFixture } from './fixture';
+import type { TestSmtp } from './smtp';
 
 export class TestClock implements Clock {
   offset = 0;
@@ -17,6 +20,60 @@ export class TestClock implements Clock {
 }
 
 export const ADMIN = { email: 'ops@example.com', password: 'admin password 1' };
+
+/** The confirmation link mailed to `email` (lower case) by a sign-up; rejects when none comes. */
+export type Mailbox = (email: string) => Promise<string>;
+const mailboxes = new Map<string, Mailbox>();
+
+/** Client.signUp on the server at `url` reads its confirmation links from `box`. */
+export function useMailbox(url: string, box: Mailbox): void {
+  mailboxes.set(url, box);
+}
+
+const CONFIRM_LINK = /(https?:\/\/\S+\/dashboard\/confirm\/[A-Za-z0-9_-]+)/;
+
+/** Polls `find` every 20 ms until it gives a link (at most 5 s). */
+async function poll(find: () => Promise<string | undefined> | string | undefined, what: string): Promise<string> {
+  const end = Date.now() + 5000;
+  for (;;) {
+    const link = await find();
+    if (link !== undefined) return link;
+    if (Date.now() > end) throw new Error(`no confirmation mail for ${what} within 5 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The outbox in the access store (a server without --smtp-url). */
+export function outboxMailbox(store: string): Mailbox {
+  return async (email) => {
+    const accounts = await openAccounts(store, { purpose: 'admin' });
+    try {
+      return await poll(async () => {
+        const { mails } = await accounts.outbox.mails(0, 100);
+        const m = mails.find((x) => x.to === email && CONFIRM_LINK.test(x.text));
+        return m && CONFIRM_LINK.exec(m.text)![1];
+      }, email);
+    } finally {
+      await accounts.close();
+    }
+  };
+}
+
+/**
+ * A test SMTP server's mails: the confirmation mail is taken out of `smtp.mails` once read, as
+ * a user who opened it, so that a test counting the other mails counts them as before.
+ */
+export function smtpMailbox(smtp: TestSmtp): Mailbox {
+  return (email) =>
+    poll(() => {
+      const i = smtp.mails.findIndex(
+        (m) => (m.to as { text: string } | undefined)?.text === email && CONFIRM_LINK.test(m.text ?? ''),
+      );
+      if (i < 0) return undefined;
+      const [m] = smtp.mails.splice(i, 1);
+      return CONFIRM_LINK.exec(m.text ?? '')![1];
+    }, email);
+}
 
 export interface DashboardServer {
   url: string;
@@ -60,6 +117,7 @@ export async function startDashboard(
     dashboard: { ...DEFAULT_SETTINGS, ...settings },
     dashboardPort: opts.dashboardPort,
   });
+  if (settings.mail?.smtpUrl === undefined) useMailbox(server.url, outboxMailbox(store));
   return {
     url: server.url,
     server,
@@ -127,13 +185,29 @@ export class Client {
     return this.submit('/dashboard/sign-in', '/dashboard/sign-in', { email, password });
   }
 
-  async signUp(email: string, password: string, invite = ''): Promise<Response> {
+  /** Sends the sign-up form; the answer to it. */
+  async signUpOnly(email: string, password: string, invite = ''): Promise<Response> {
     return this.submit(`/dashboard/sign-up${invite ? `?invite=${invite}` : ''}`, '/dashboard/sign-up', {
       email,
       password,
       confirm: password,
       invite,
     });
+  }
+
+  /**
+   * Signs up as a new user does: the form, then the confirmation link from the server's
+   * mailbox (useMailbox), then sign-in; the sign-in's answer (303 to the account page). A
+   * sign-up refused (not 200), or on a server with no mailbox, gives the sign-up's answer.
+   */
+  async signUp(email: string, password: string, invite = ''): Promise<Response> {
+    const res = await this.signUpOnly(email, password, invite);
+    const box = mailboxes.get(this.base);
+    if (res.status !== 200 || box === undefined) return res;
+    const link = await box(email.trim().toLowerCase());
+    const confirmed = await this.get(new URL(link).pathname);
+    if (confirmed.status !== 200) return confirmed;
+    return this.signIn(email, password);
   }
 
   /** Creates a key on the keys page; its id and secret from the page that shows it once. */

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Service health and catalogue build information
-         * @description Needs no API key and is not charged; `built_at` is the freshness signal.
+         * @description Needs no API key and is not charged; `built_at` is the freshness signal. Query parameters are ignored.
          */
         get: operations["getHealth"];
         put?: never;
@@ -229,6 +229,85 @@ export interface components {
             /** @description What went wrong, naming the parameter, body field (or index) or id; for an unknown query parameter it lists the parameters the operation accepts. */
             message: string;
         };
+        ProductSummary: {
+            /** Format: uuid */
+            id: string;
+            brand: string | null;
+            name: string | null;
+            category: ("skincare" | "suncare" | "makeup" | "haircare" | "body/bath" | "fragrance" | "other") | null;
+            image_url: string | null;
+        };
+        ProductIngredient: {
+            /** @description Label order, from 0. */
+            position: number;
+            /** @description As printed on this product. */
+            label_name: string;
+            concentration: number | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
+            irritancy: string | null;
+            comedogenicity: string | null;
+            functions: string[];
+            cas_number: string | null;
+            ec_number: string | null;
+            ph_eur_name: string | null;
+            iupac_name: string | null;
+            other_names: string | null;
+            category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
+        };
+        Product: {
+            /** Format: uuid */
+            id: string;
+            brand: string | null;
+            name?: string | null;
+            image_url: string | null;
+            category: ("skincare" | "suncare" | "makeup" | "haircare" | "body/bath" | "fragrance" | "other") | null;
+            origin: string | null;
+            contains_fragrance: boolean;
+            contains_drying_alcohol: boolean;
+            contains_parabens: boolean;
+            contains_sulfates: boolean;
+            contains_silicones: boolean;
+            ingredients: components["schemas"]["ProductIngredient"][];
+        };
+        IngredientSearchItem: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            other_names: string | null;
+            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
+        };
+        LabelEntry: {
+            /** @description Label order, from 0, across sections. */
+            position: number;
+            /** @description As printed (trimmed). */
+            label_name: string;
+            concentration: number | null;
+            /** @description In a "May contain" / "+/-" colour section. */
+            may_contain: boolean;
+            /** @description Index in sections. */
+            section: number;
+            joined_by: "exact" | "synonym" | "alias" | "tolerant" | "none";
+            join_rule: "exact" | "alias" | "synonym" | "colour_index" | "cas_number" | "tolerant" | "split" | "none";
+            ingredient: components["schemas"]["Ingredient"] | null;
+        };
+        Ingredient: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
+            irritancy: string | null;
+            comedogenicity: string | null;
+            functions: string[];
+            cas_number: string | null;
+            ec_number: string | null;
+            ph_eur_name: string | null;
+            iupac_name: string | null;
+            other_names: string | null;
+            category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -283,7 +362,7 @@ export interface operations {
             /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -321,7 +400,7 @@ export interface operations {
             /** @description The served catalogue file is being replaced and cannot answer: retry shortly (Retry-After). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -394,14 +473,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        results: {
-                            /** Format: uuid */
-                            id: string;
-                            brand: string | null;
-                            name: string | null;
-                            category: ("skincare" | "suncare" | "makeup" | "haircare" | "body/bath" | "fragrance" | "other") | null;
-                            image_url: string | null;
-                        }[];
+                        results: components["schemas"]["ProductSummary"][];
                         pagination: {
                             page: number;
                             has_more: boolean;
@@ -467,7 +539,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -543,7 +615,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -644,14 +716,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        results: {
-                            /** Format: uuid */
-                            id: string;
-                            brand: string | null;
-                            name: string | null;
-                            category: ("skincare" | "suncare" | "makeup" | "haircare" | "body/bath" | "fragrance" | "other") | null;
-                            image_url: string | null;
-                        }[];
+                        results: components["schemas"]["ProductSummary"][];
                         pagination: {
                             page: number;
                             has_more: boolean;
@@ -713,7 +778,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -810,7 +875,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -938,26 +1003,7 @@ export interface operations {
                         contains_parabens: boolean;
                         contains_sulfates: boolean;
                         contains_silicones: boolean;
-                        ingredients: {
-                            /** @description Label order, from 0. */
-                            position: number;
-                            /** @description As printed on this product. */
-                            label_name: string;
-                            concentration: number | null;
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
-                            irritancy: string | null;
-                            comedogenicity: string | null;
-                            functions: string[];
-                            cas_number: string | null;
-                            ec_number: string | null;
-                            ph_eur_name: string | null;
-                            iupac_name: string | null;
-                            other_names: string | null;
-                            category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
-                        }[];
+                        ingredients: components["schemas"]["ProductIngredient"][];
                     };
                 };
             };
@@ -1020,7 +1066,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1107,7 +1153,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1233,40 +1279,7 @@ export interface operations {
                      *       null
                      *     ]
                      */
-                    "application/json": ({
-                        /** Format: uuid */
-                        id: string;
-                        brand: string | null;
-                        name?: string | null;
-                        image_url: string | null;
-                        category: ("skincare" | "suncare" | "makeup" | "haircare" | "body/bath" | "fragrance" | "other") | null;
-                        origin: string | null;
-                        contains_fragrance: boolean;
-                        contains_drying_alcohol: boolean;
-                        contains_parabens: boolean;
-                        contains_sulfates: boolean;
-                        contains_silicones: boolean;
-                        ingredients: {
-                            /** @description Label order, from 0. */
-                            position: number;
-                            /** @description As printed on this product. */
-                            label_name: string;
-                            concentration: number | null;
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
-                            irritancy: string | null;
-                            comedogenicity: string | null;
-                            functions: string[];
-                            cas_number: string | null;
-                            ec_number: string | null;
-                            ph_eur_name: string | null;
-                            iupac_name: string | null;
-                            other_names: string | null;
-                            category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
-                        }[];
-                    } | null)[];
+                    "application/json": (components["schemas"]["Product"] | null)[];
                 };
             };
             /** @description The request breaks a rule: a missing, unknown or repeated parameter, a value out of bounds or of the wrong type, or an invalid body. The message names the parameter, body field or index; it is not charged. */
@@ -1335,7 +1348,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1465,26 +1478,7 @@ export interface operations {
                         contains_parabens: boolean;
                         contains_sulfates: boolean;
                         contains_silicones: boolean;
-                        ingredients: {
-                            /** @description Label order, from 0. */
-                            position: number;
-                            /** @description As printed on this product. */
-                            label_name: string;
-                            concentration: number | null;
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
-                            irritancy: string | null;
-                            comedogenicity: string | null;
-                            functions: string[];
-                            cas_number: string | null;
-                            ec_number: string | null;
-                            ph_eur_name: string | null;
-                            iupac_name: string | null;
-                            other_names: string | null;
-                            category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
-                        }[];
+                        ingredients: components["schemas"]["ProductIngredient"][];
                     };
                 };
             };
@@ -1547,7 +1541,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1634,7 +1628,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1703,13 +1697,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        results: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            other_names: string | null;
-                            rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
-                        }[];
+                        results: components["schemas"]["IngredientSearchItem"][];
                         pagination: {
                             page: number;
                             has_more: boolean;
@@ -1775,7 +1763,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1851,7 +1839,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1976,7 +1964,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2059,7 +2047,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced: retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2221,34 +2209,7 @@ export interface operations {
                         }[];
                         /** @description Text that is not an entry: marketing sentences, footnotes, disclaimers, headers without a list. */
                         notes: string[];
-                        entries: {
-                            /** @description Label order, from 0, across sections. */
-                            position: number;
-                            /** @description As printed (trimmed). */
-                            label_name: string;
-                            concentration: number | null;
-                            /** @description In a "May contain" / "+/-" colour section. */
-                            may_contain: boolean;
-                            /** @description Index in sections. */
-                            section: number;
-                            joined_by: "exact" | "synonym" | "alias" | "tolerant" | "none";
-                            join_rule: "exact" | "alias" | "synonym" | "colour_index" | "cas_number" | "tolerant" | "split" | "none";
-                            ingredient: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                rating: ("direct actives" | "supporting actives" | "sensitizers") | null;
-                                irritancy: string | null;
-                                comedogenicity: string | null;
-                                functions: string[];
-                                cas_number: string | null;
-                                ec_number: string | null;
-                                ph_eur_name: string | null;
-                                iupac_name: string | null;
-                                other_names: string | null;
-                                category: ("fragrance" | "drying_alcohol" | "parabens" | "sulfates" | "silicones") | null;
-                            } | null;
-                        }[];
+                        entries: components["schemas"]["LabelEntry"][];
                     };
                 };
             };
@@ -2318,7 +2279,7 @@ export interface operations {
             /** @description Access cannot be verified, or the catalogue file is being replaced, or label analysis is busy: as many labels as the server analyses at once are running or waiting (this one is not charged). Retry shortly. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced; absent when access cannot be verified (retry shortly). */
+                    /** @description Seconds to wait before retrying: sent while the catalogue file is being replaced, or label analysis is busy; absent when access cannot be verified (retry shortly). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

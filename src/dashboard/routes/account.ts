@@ -1,5 +1,5 @@
-// Sign-up (open, or by invitation), sign-in, sign-out, the account page, password change and
-// password reset by a one-time link. Guarantees: the session id changes at sign-in
+// Sign-in, sign-out, the account page, password change and password reset by a one-time link
+// (sign-up: signup.ts). Guarantees: the session id changes at sign-in
 // (regenerate); sign-out ends the session in the store; a password change or reset ends every
 // session of the account (the one changing it signs in again under a new id); an unknown email
 // and a wrong password get the same message; a sign-in or a password check refused because
@@ -80,55 +80,6 @@ export function accountRoutes(app: FastifyInstance, { accounts, settings }: Dash
     await startSession(req, result.user, accounts.now());
     rememberBrowser(reply, result.user.name);
     return reply.redirect(`${PREFIX}/account`, 303);
-  });
-
-  app.get('/sign-up', HIDE, async (req, reply) => {
-    const invite = typeof (req.query as Body)?.invite === 'string' ? field(req.query as Body, 'invite') : '';
-    const valid = invite !== '' && (await accounts.peekToken(invite, 'invite')) !== null;
-    return reply.page('sign-up.eta', {
-      title: 'Create an account',
-      email: '',
-      errors: {},
-      invite: valid ? invite : '',
-      closed: settings.signup === 'invite' && !valid,
-      badInvite: invite !== '' && !valid,
-    });
-  });
-
-  app.post('/sign-up', { ...HIDE, preHandler: form(app) }, async (req, reply) => {
-    const body = req.body as Body;
-    const email = field(body, 'email');
-    const password = field(body, 'password');
-    const invite = field(body, 'invite');
-    const errors = errorsOf({
-      email: emailError(email),
-      password: passwordError(password),
-      confirm: field(body, 'confirm') === password ? undefined : 'The two passwords differ.',
-    });
-    const again = (status: number, extra: Record<string, unknown> = {}) =>
-      reply.code(status).page('sign-up.eta', {
-        title: 'Create an account',
-        email,
-        errors,
-        invite,
-        closed: false,
-        badInvite: false,
-        ...extra,
-      });
-    if (settings.signup === 'invite' && (invite === '' || (await accounts.peekToken(invite, 'invite')) === null))
-      return again(403, { closed: true, badInvite: invite !== '' });
-    if (Object.keys(errors).length > 0) return again(400);
-    const token = invite === '' ? null : await accounts.takeToken(invite, 'invite');
-    if (invite !== '' && token === null)
-      return again(403, { closed: settings.signup === 'invite', badInvite: true, invite: '' });
-    const user = await accounts.signUp(email, password, token?.plan || settings.signupPlan);
-    if (user === null) {
-      if (token !== null) await accounts.returnToken(invite, token); // still good for another email
-      errors.email = 'An account with this email exists. Sign in instead.';
-      return again(409);
-    }
-    await startSession(req, user, accounts.now());
-    return reply.redirect(`${PREFIX}/keys`, 303);
   });
 
   app.post('/sign-out', { ...HIDE, preHandler: form(app) }, async (req, reply) => {

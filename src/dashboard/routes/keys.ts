@@ -1,7 +1,8 @@
 // A developer's own keys: list, create (on the account's plan), roll with a grace period, and
 // disable. Guarantees: a secret is shown once, in the answer to the form that made it, and
 // kept nowhere (the store has its SHA-256); a key id of another account is answered 404, as an
-// unknown one; every form is CSRF-checked and acts once (form-tokens.ts).
+// unknown one; every form is CSRF-checked and acts once (form-tokens.ts); an account whose email
+// address is not confirmed yet (signup.ts) makes no key: the page asks it to confirm instead.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { monthOf, previousMonth, type KeyRecord, type NewKey } from '../../access';
 import type { DashboardDeps } from '../pages';
@@ -60,6 +61,7 @@ export function keyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { accounts } = deps;
   const keysPage = async (req: FastifyRequest, name = '', errors = {}) => ({
     title: 'API keys',
+    unconfirmed: await accounts.unconfirmed(req.user!.name),
     keys: await keyRows(deps, req.user!.name),
     plan: req.user!.plan,
     name,
@@ -82,6 +84,7 @@ export function keyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
     const name = field(req.body as Body, 'name').trim();
     const errors = errorsOf({ name: keyNameError(name) });
     if (Object.keys(errors).length > 0) return reply.code(400).page('keys.eta', await keysPage(req, name, errors));
+    if (await accounts.unconfirmed(req.user!.name)) return reply.code(403).page('keys.eta', await keysPage(req, name));
     const k = await accounts.createKey(req.user!, name);
     return reply.page('key-secret.eta', secretPage(req, k, null));
   });

@@ -13,7 +13,8 @@ export function health(app: Api): void {
       schema: {
         operationId: 'getHealth',
         summary: 'Service health and catalogue build information',
-        description: 'Needs no API key and is not charged; `built_at` is the freshness signal.',
+        description:
+          'Needs no API key and is not charged; `built_at` is the freshness signal. Query parameters are ignored.',
         tags: ['service'],
         security: [],
         response: {

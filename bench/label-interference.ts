@@ -1,0 +1,153 @@
+// What one client looping the costliest labels does to everyone else: the p99 latency of
+// another client's GET /v1/products/{id}, quiet and while the label client runs, against
+// a real `catalogue serve` process, in the same run. Guarantees: the label client sends the
+// worst shapes (bench/label-shapes.ts WORST_SHAPES) at 100,000 characters one after the
+// other, on one connection, as one caller would; the product client keeps CONNECTIONS
+// requests in flight; the figures are wall-clock latencies seen by the product client.
+// Target (issue 33): the p99 during within 1.5 × the quiet p99.
+// `node dist/bench/label-interference.js CATALOGUE_FILE [SECONDS] [ROOT]` (ROOT: the
+// project whose bin/catalogue.js serves, for a figure of another build); `npm run bench`
+// prints it too.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { openAdmin } from '../src/access';
+import { startService } from './servers';
+import { ADVERSARIAL_SHAPES, WORST_SHAPES } from './label-shapes';
+import { LONGEST_LABEL } from './label-cost';
+
+/** Target: the product client's p99 while labels are analysed, at most this many times its quiet p99. */
+export const INTERFERENCE_TARGET = 1.5;
+
+export interface Interference {
+  quiet: { p50: number; p99: number; requests: number };
+  during: { p50: number; p99: number; requests: number };
+  /** Labels the label client had answered while measured, and their mean latency (ms). */
+  labels: number;
+  labelMs: number;
+}
+
+const PLAN = {
+  name: 'bench',
+  trial: null,
+  monthlyIncluded: null,
+  monthlyCeiling: null,
+  ratePerSecond: null,
+  barcode: true,
+};
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+
+/** Runs `loops` loops of `one` until `stop()` says so; the latencies of those that ended after `from()` is true. */
+async function loop(loops: number, one: () => Promise<void>, running: () => boolean): Promise<number[]> {
+  const ms: number[] = [];
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (running()) {
+        const t = performance.now();
+        await one();
+        ms.push(performance.now() - t);
+      }
+    }),
+  );
+  return ms;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+export async function measureInterference(
+  root: string,
+  file: string,
+  seconds = 10,
+  connections = 4,
+): Promise<Interference> {
+  const work = mkdtempSync(join(tmpdir(), 'label-interference-'));
+  const plans = join(work, 'plans.json');
+  writeFileSync(plans, JSON.stringify([PLAN]));
+  const access = `sqlite:${join(work, 'access.sqlite')}`;
+  const admin = await openAdmin(access, { plansFile: plans });
+  const key = (await admin.createKey(PLAN.name)).key;
+  await admin.close();
+  const db = new Database(file, { readonly: true });
+  const ids = db.prepare('SELECT id FROM products ORDER BY ord LIMIT 5000').pluck().all() as string[];
+  db.close();
+  const server = await startService(root, { catalogue: file, access, plans, logFile: join(work, 'serve.log') });
+  const headers = { 'x-api-key': key };
+  let i = 0;
+  const product = async () => {
+    const res = await fetch(`${server.url}/v1/products/${ids[i++ % ids.length]}`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`product by id answered ${res.status}`);
+  };
+  const texts = WORST_SHAPES.map((s) =>
+    JSON.stringify({ text: ADVERSARIAL_SHAPES[s](LONGEST_LABEL).slice(0, LONGEST_LABEL) }),
+  );
+  let j = 0;
+  const label = async () => {
+    const res = await fetch(`${server.url}/v1/labels/analyze`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: texts[j++ % texts.length],
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`label analysis answered ${res.status}`);
+  };
+  try {
+    const phase = async (withLabels: boolean) => {
+      let measuring = true;
+      let labelsOn = withLabels;
+      const labelMs = withLabels ? loop(1, label, () => labelsOn) : Promise.resolve([]);
+      if (withLabels) await sleep(1000); // the label client under way
+      const until = Date.now() + seconds * 1000;
+      const ms = await loop(connections, product, () => (measuring = Date.now() < until) && measuring);
+      labelsOn = false;
+      const l = await labelMs;
+      return { ms, l };
+    };
+    await loop(
+      connections,
+      product,
+      (() => {
+        const end = Date.now() + 1000;
+        return () => Date.now() < end;
+      })(),
+    ); // warm-up
+    await label(); // the label threads have made the catalogue's tables
+    const quiet = await phase(false);
+    const during = await phase(true);
+    const stats = (ms: number[]) => ({ p50: percentile(ms, 50), p99: percentile(ms, 99), requests: ms.length });
+    return {
+      quiet: stats(quiet.ms),
+      during: stats(during.ms),
+      labels: during.l.length,
+      labelMs: during.l.reduce((a, b) => a + b, 0) / Math.max(1, during.l.length),
+    };
+  } finally {
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function interferenceText(r: Interference): string {
+  const f = (n: number) => n.toFixed(1);
+  return (
+    `label client beside product by id: p99 ${f(r.quiet.p99)} ms quiet, ${f(r.during.p99)} ms while one client looped the worst labels ` +
+    `(×${(r.during.p99 / r.quiet.p99).toFixed(2)}, target ≤ ${INTERFERENCE_TARGET}×; p50 ${f(r.quiet.p50)} → ${f(r.during.p50)} ms; ` +
+    `${r.quiet.requests} / ${r.during.requests} requests; ${r.labels} labels answered, ${f(r.labelMs)} ms each)\n`
+  );
+}
+
+async function main(file: string, seconds: number, root: string): Promise<void> {
+  process.stdout.write(interferenceText(await measureInterference(root, file, seconds)));
+}
+
+if (require.main === module)
+  void main(
+    process.argv[2] ?? 'data/catalogue.db',
+    Number(process.argv[3] ?? 10),
+    resolve(process.argv[4] ?? join(__dirname, '..', '..')),
+  );
