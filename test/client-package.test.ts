@@ -1,7 +1,8 @@
 // The client package as app builders get it: its generated types are what
 // openapi-typescript makes of the server's current OpenAPI document (so a schema change
-// without `npm run client:generate` fails here), and the package packs, installs into an
-// empty project, type-checks there and calls a real server.
+// without `npm run client:generate` fails here), and the package packs (into a file git
+// ignores), installs into an empty project, type-checks there — with the READMEs' example,
+// under strict and exactOptionalPropertyTypes — and calls a real server.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -78,6 +79,16 @@ export async function main(baseUrl: string, apiKey: string): Promise<string[]> {
 }
 `;
 
+/** The client README's example as a module of an app: its imports at the top, the rest in a function. */
+function readmeExample(): string {
+  const text = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(text)![1];
+  const lines = example.split('\n');
+  const imports = lines.filter((l) => l.startsWith('import '));
+  const body = lines.filter((l) => !l.startsWith('import '));
+  return `${imports.join('\n')}\nexport async function readme(): Promise<void> {\n${body.join('\n')}\n}\n`;
+}
+
 describe('the package', () => {
   it('packs (building dist/ with declarations), installs into an empty project, type-checks and calls a server', async () => {
     const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', tmp], PACKAGE));
@@ -89,6 +100,7 @@ describe('the package', () => {
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(tmp, packed[0].filename)], app);
     fs.writeFileSync(path.join(app, 'index.ts'), CONSUMER);
+    fs.writeFileSync(path.join(app, 'readme.ts'), readmeExample());
     const tsconfig = {
       compilerOptions: {
         strict: true,
@@ -97,9 +109,17 @@ describe('the package', () => {
         moduleResolution: 'node16',
         lib: ['ES2022', 'DOM'],
         types: [],
+        exactOptionalPropertyTypes: true,
       },
-      files: ['index.ts'],
+      files: ['index.ts', 'readme.ts'],
     };
+    fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
+    // the example reads process.env: a declaration of its own, as @types/node would give
+    fs.writeFileSync(
+      path.join(app, 'env.d.ts'),
+      'declare const process: { env: Record<string, string | undefined> };\n',
+    );
+    tsconfig.files.push('env.d.ts');
     fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig));
     await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
     const check = `require('./index.js').main(${JSON.stringify(s.url)}, ${JSON.stringify(s.keys.pro.key)}).then((r) => console.log(JSON.stringify(r)))`;
@@ -110,5 +130,14 @@ describe('the package', () => {
       'Parfum',
       '404',
     ]);
+  });
+});
+
+describe('the checkout', () => {
+  it('git ignores the .tgz that npm pack writes in clients/typescript', async (t) => {
+    if (!fs.existsSync(path.join(ROOT, '.git'))) return t.skip('not a git checkout');
+    const name = 'cosmetics-catalogue-client-1.0.0.tgz';
+    const ignored = await run('git', ['check-ignore', '-v', `clients/typescript/${name}`], ROOT);
+    assert.match(ignored, /\*\.tgz/);
   });
 });

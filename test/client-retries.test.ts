@@ -1,9 +1,12 @@
 // The client retries only what can succeed, against real servers: a 429 from the
 // per-second rate (the server's clock is moved a second on each retry, so the next
-// window is certain) and a 503 (an access store that is unreachable); it stops after
-// its attempts or its time budget, and backs off exponentially with jitter.
+// window is certain), a 503 (an access store that is unreachable) and a network failure
+// (a connection reset before any answer); it stops after its attempts or its time budget,
+// and backs off exponentially with jitter.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { CatalogueClient, backoffDelay, type ErrorKind } from '../clients/typescript/src';
 import { startServer, type RunningServer } from '../src/server';
@@ -117,6 +120,40 @@ describe('a 503 (access store unreachable)', () => {
     // Waits of at least 10, 20, 40, … ms leave room for at most 7 retries in 1 s, however fast the server.
     assert.ok(rec.statuses.length >= 1 && rec.statuses.length <= 8, String(rec.statuses.length));
     assert.ok(rec.statuses.every((st) => st === 503));
+  });
+});
+
+describe('a network failure (no answer)', () => {
+  it('is retried as a 503 is, and the call then succeeds', async () => {
+    // The first connection is reset before any answer; later requests are passed to the sample server.
+    let requests = 0;
+    const flaky = http.createServer((req, res) => {
+      if (++requests === 1) return req.socket.destroy();
+      void fetch(s.url + req.url!, { headers: { 'x-api-key': String(req.headers['x-api-key']) } }).then(async (r) =>
+        res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer())),
+      );
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const kinds: ErrorKind[] = [];
+      const c = new CatalogueClient({
+        baseUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`,
+        apiKey: await s.key('pro'),
+        retry: { baseDelayMs: 1, onRetry: ({ error }) => kinds.push(error.kind) },
+      });
+      assert.equal((await c.getProduct(id)).id, id);
+      assert.deepEqual(kinds, ['network']);
+      assert.equal(requests, 2);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+  it('is thrown as a CatalogueClientError (code network) when retries are off', async () => {
+    const c = new CatalogueClient({ baseUrl: 'http://127.0.0.1:1', retry: false });
+    const err = await refusal(c.health());
+    assert.equal(err.kind, 'network');
+    assert.equal(err.statusCode, 0);
   });
 });
 

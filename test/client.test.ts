@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { CatalogueClient, normalizeBarcode, type LabelAnalysis, type Product } from '../clients/typescript/src';
+import {
+  CatalogueApiError,
+  CatalogueClient,
+  CatalogueClientError,
+  normalizeBarcode,
+  type LabelAnalysis,
+  type Product,
+} from '../clients/typescript/src';
 import { recordingFetch, refusal, startSampleServer, type SampleServer } from './support/sample-server';
 
 let s: SampleServer;
@@ -50,8 +57,8 @@ describe('every operation, typed', () => {
     assert.equal(none.pagination.total, 0);
     assert.deepEqual(none.no_match?.terms, [{ term: 'zzzqqq', matches: 0 }]);
   });
-  it('filterProducts: filters combine, booleans as the words true/false', async () => {
-    const list = await client().filterProducts({ category: 'haircare', fragrance_free: 'true', page: 2 });
+  it('filterProducts: filters combine, the free-from filters as booleans', async () => {
+    const list = await client().filterProducts({ category: 'haircare', fragrance_free: true, page: 2 });
     assert.equal(list.pagination.page, 2);
     assert.ok(list.results.length > 0 && list.results.every((r) => r.category === 'haircare'));
   });
@@ -99,8 +106,10 @@ describe('every operation, typed', () => {
     void c.call('getProduct', {}).catch(() => undefined);
     // @ts-expect-error q is required
     void c.searchProducts({ page: 1 }).catch(() => undefined);
-    // @ts-expect-error the free-from filters take the words true and false
-    void c.filterProducts({ fragrance_free: true }).catch(() => undefined);
+    // @ts-expect-error the free-from filters are booleans, not the words
+    void c.filterProducts({ fragrance_free: 'true' }).catch(() => undefined);
+    // @ts-expect-error category is one of the categories (any other would match nothing)
+    void c.filterProducts({ category: 'Skincare' }).catch(() => undefined);
   });
 });
 
@@ -161,10 +170,14 @@ describe('refusals are CatalogueApiError with the body and headers as sent', () 
   });
   it('a barcode that is not 8 to 14 digits is refused before any request', async () => {
     const rec = recordingFetch();
-    await assert.rejects(client({ rec }).getProductByBarcode('12-34'), RangeError);
+    const err = await refusal(client({ rec }).getProductByBarcode('12-34'));
+    assert.ok(err instanceof CatalogueClientError);
+    assert.equal(err.code, 'invalid_barcode');
+    assert.equal(err.kind, 'invalid_barcode');
+    assert.equal(err.statusCode, 0);
     assert.equal(normalizeBarcode(' 0012 3456-78 '), '0012345678');
-    assert.throws(() => normalizeBarcode('123456789012345'), RangeError);
-    assert.throws(() => normalizeBarcode('1234567a'), RangeError);
+    assert.throws(() => normalizeBarcode('123456789012345'), CatalogueClientError);
+    assert.throws(() => normalizeBarcode('1234567a'), CatalogueApiError);
     assert.deepEqual(rec.statuses, []);
   });
 });
@@ -199,7 +212,7 @@ describe('helpers', () => {
   });
   it('batch: any number of ids, 50 a request, in order, at most `concurrency` requests at a time', async () => {
     const ids: string[] = [];
-    for await (const p of client().items('filterProducts', { category: 'skincare' })) {
+    for await (const p of client().items('filterProducts', { category: 'skincare' }, { truncate: true })) {
       ids.push(p.id);
       if (ids.length === 130) break;
     }
@@ -223,7 +236,7 @@ describe('helpers', () => {
     assert.deepEqual(await client({ rec }).batch([]), []);
     assert.equal(rec.statuses.length, 3);
   });
-  it('batch: a refused request rejects the call', async () => {
+  it('batch: a refused request rejects the call with the refusal as sent', async () => {
     const ids = Array.from({ length: 60 }, (_, i) =>
       i === 55 ? 'not-a-uuid' : '00000000-0000-4000-8000-000000000000',
     );

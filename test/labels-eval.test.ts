@@ -6,7 +6,7 @@
 // on real label strings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readEvalSet, sampleJoiner, score } from '../bench/labels-eval';
+import { HELD_OUT, readEvalSet, sampleJoiner, score } from '../bench/labels-eval';
 import { joinEntries } from '../src/labels/join-entries';
 import Database from 'better-sqlite3';
 import { LabelAnalyser } from '../src/catalogue/label-analysis';
@@ -19,15 +19,21 @@ const join = (label: string) =>
     e.join === null ? 'none' : (e.join.rule ?? e.join.how),
   ]);
 
-test('the evaluation set: 400 entries or more, precision ≥ 98 %, coverage ≥ 80 %', () => {
+test('the evaluation set: 550 entries or more, precision ≥ 99 %, right joins ≥ 430, the split rule ≥ 95 %; the held-out part ≥ 95 %', () => {
   const items = readEvalSet();
-  assert.ok(items.length >= 400, `${items.length} entries`);
+  assert.ok(items.length >= 550, `${items.length} entries`);
   const s = score(items, joiner, names);
   assert.ok(
-    s.precision >= 0.98,
+    s.precision >= 0.99,
     `precision ${(100 * s.precision).toFixed(1)} %: ${JSON.stringify(s.wrong.slice(0, 10))}`,
   );
-  assert.ok(s.coverage >= 0.8, `coverage ${(100 * s.coverage).toFixed(1)} %`);
+  // Coverage kept: as many right joins as before round three (429 of the same 559 entries), though
+  // groups of colour indexes (11 entries) are now judged unrecognised.
+  assert.ok(s.right >= 430, `${s.right} right joins, coverage ${(100 * s.coverage).toFixed(1)} %`);
+  const split = s.steps.split;
+  assert.ok(split.right / split.joined >= 0.95, `split ${split.right} / ${split.joined}`);
+  const held = score(readEvalSet(HELD_OUT), joiner, names);
+  assert.ok(held.items >= 60 && held.precision >= 0.95, `held-out ${JSON.stringify(held.wrong)}`);
 });
 
 test('run-together entries: two names back to back become two entries; otherwise unrecognised, never one part', () => {
@@ -161,7 +167,8 @@ test('ferments join to a ferment record or stay unrecognised', () => {
 test('a colour index printed in the name decides', () => {
   assert.deepEqual(join('Iron Oxides (CI 77499)')[0].slice(1), ['CI 77499', 'colour_index']); // was CI 77491
   assert.equal(join('Iron Oxide (CI77492)')[0][1], 'CI 77492');
-  assert.equal(join('Iron Oxides (Ci 77492, Ci 77499)')[0][1], 'CI 77492');
+  // Several colour indexes name a group: one entry, never one member (issue 33).
+  assert.deepEqual(join('Iron Oxides (Ci 77492, Ci 77499)')[0].slice(1), [null, 'none']);
   assert.equal(join('Yellow 6 (CI 15985)')[0][1], 'CI 15985');
 });
 
@@ -170,7 +177,7 @@ test('a colour index printed with a letter l, spaces or dots, or bare before a c
   assert.deepEqual(join('Cl 77491 (Iron Oxides)')[0].slice(1), ['CI 77491', 'colour_index']);
   assert.deepEqual(join('C L 77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
   assert.deepEqual(join('77499 (Iron Oxides)')[0].slice(1), ['CI 77499', 'colour_index']);
-  assert.deepEqual(join('Iron Oxides (Cl 77491, Cl 77492, Cl 77499)')[0].slice(1), ['CI 77491', 'colour_index']);
+  assert.deepEqual(join('Iron Oxides (Cl 77491, Cl 77492, Cl 77499)')[0].slice(1), [null, 'none']); // a group
   assert.deepEqual(join('Titanium Dioxide (Cl 77891)')[0].slice(1), ['CI 77891', 'colour_index']);
   assert.deepEqual(join('C1 77891')[0].slice(1), ['CI 77891', 'colour_index']);
   assert.equal(join('C.I. 77891')[0][1], 'CI 77891');
@@ -222,4 +229,71 @@ test('notes in brackets are not joins: (preservative), (organic), (nano)', () =>
   assert.equal(join('Phenoxyethanol (Preservative)')[0][1], 'PHENOXYETHANOL');
   assert.equal(join('Glycerin (Organic)')[0][1], 'GLYCERIN');
   assert.equal(join('Lithium Magnesium Sodium Silicate (Nano)')[0][1], 'LITHIUM MAGNESIUM SODIUM SILICATE');
+});
+
+// Issue 33: each pattern on the real strings the issue gives; each joined wrongly before (the
+// evaluation set holds them with their judged answers, data/labels-eval.tsv).
+test('a split is right only when each part is a whole name and the whole is not one', () => {
+  assert.deepEqual(join('peg-6 capric triglyceride'), [['peg-6 capric triglyceride', null, 'none']]); // was PEG-6 + …
+  assert.equal(
+    join('Sodium Hydroxide Tocopherol')
+      .map((e) => e[1])
+      .join(' + '),
+    'SODIUM HYDROXIDE + TOCOPHEROL',
+  );
+  assert.deepEqual(join('Polyethylene Glycol'), [['Polyethylene Glycol', null, 'none']]); // was Polyethylene + Glycol
+  assert.deepEqual(
+    join('Glycerin Butylene Glycol').map((e) => e[1]),
+    ['GLYCERIN', 'BUTYLENE GLYCOL'],
+  );
+});
+
+test('a copolymer or crosspolymer never joins one of its monomers', () => {
+  for (const l of [
+    'Dimethicone/Vinal Dimethicone Crosspolymer',
+    'Styrene/Acrylate Copolymer',
+    'PVP/VA Copolymer',
+    'Polyester/Dimethicone/IPDI Copolymer',
+  ])
+    assert.equal(join(l)[0][1], null, l);
+  assert.equal(join('styrene/acrylates copolymer')[0][1], 'STYRENE/ACRYLATES COPOLYMER');
+  // A misspelt copolymer is respelt to the copolymer (was Acrylamide).
+  assert.equal(
+    join('Acrylamide/Sodium Acryloyldimethylaurate Copolymer')[0][1],
+    'ACRYLAMIDE/SODIUM ACRYLOYLDIMETHYLTAURATE COPOLYMER',
+  );
+});
+
+test('a dropped or misspelt word never falls back to a shorter record', () => {
+  // Never the shorter record; a misspelt word is respelt when exactly one name results (issue 33).
+  assert.equal(join('Panax Ginseng Root Extact')[0][1], 'PANAX GINSENG ROOT EXTRACT'); // was Panax Ginseng Root
+  assert.equal(join('Vaccinium Myrtillus Friut Extract')[0][1], null); // a label-only record of the sample before
+  assert.equal(join('Rosa Damascena Flower Distillate')[0][1], null); // was Rosa Damascena Flower
+  assert.equal(join('rubus idaeus extract ketone')[0][1], null); // was Rubus Idaeus Extract
+  assert.equal(join('Hydroxypropyl Starch Phospate')[0][1], 'HYDROXYPROPYL STARCH PHOSPHATE'); // was Hydroxypropyl Starch
+  assert.equal(join('Aspergilus/Rice Ferment Filtrate')[0][1], 'ASPERGILLUS/RICE FERMENT FILTRATE'); // was Rice Ferment Filtrate
+});
+
+test('a group or blend is one entry, never one of its members; one substance named twice is one', () => {
+  assert.equal(join('Iron Oxides (CI 77491, CI 77492, CI 77499)')[0][1], null); // was CI 77491
+  assert.equal(join('Ci 77491/77492 (Iron Oxides)')[0][1], null);
+  assert.equal(join('Cyclopentasiloxane/Cyclohexasiloxane')[0][1], null);
+  assert.equal(join('6% AHA/BHA')[0][1], null); // was BHA (butylated hydroxyanisole)
+  assert.equal(join('Extract Blend [Water/Eau/Aqua, Chondrus Crispus (Red Algae) Extract]')[0][1], null); // was Aqua
+  assert.equal(join('Honey/Mel/Miel')[0][1], 'HONEY');
+  assert.equal(join('Candelilla Cera / Candelilla Wax')[0][1], 'CANDELILLA CERA');
+});
+
+test('a "derived from" gloss is not the ingredient', () => {
+  assert.equal(join('Sodium Cocoyl Isethionate (*Coconut Oil)')[0][1], 'SODIUM COCOYL ISETHIONATE');
+  assert.equal(join('Glutamic Acid (Derived from Fermented Grains)')[0][1], 'GLUTAMIC ACID');
+  assert.equal(join('Carrageenan from Red Algae')[0][1], 'CARRAGEENAN');
+});
+
+test('one-word misspellings are respelt when exactly one name results, among several near words', () => {
+  // Real strings of issue 33; each joined nothing before.
+  assert.equal(join('dimethicon')[0][1], 'DIMETHICONE');
+  assert.equal(join('Penylene Glycol')[0][1], 'PENTYLENE GLYCOL'); // Pentylene or Phenylene: only one is a name
+  assert.equal(join('Saccharine Isomerate')[0][1], 'SACCHARIDE ISOMERATE'); // Saccharin or Saccharide
+  assert.equal(join('Caprylyc/Capryc Triglyceride')[0][1], 'CAPRYLIC/CAPRIC TRIGLYCERIDE');
 });

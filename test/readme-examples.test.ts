@@ -2,12 +2,17 @@
 // command of README.md's API section is read from the README itself (its words split as the
 // shell splits them, $KEY and $BASE put in) and sent to a real server on the sample catalogue,
 // and so are the requests `npm start` prints to try (src/cli/demo-tries.ts). "Something" is a
-// 200 with a product, a non-empty page, a batch with no null, or a label with entries.
+// 200 with a product, a non-empty page, a batch with no null, or a label with entries. The
+// typed client's example (the same in README.md and clients/typescript/README.md) is run too,
+// its import pointed at the client's source and its baseUrl at the server; what it prints must
+// show answers, not an error (test/client-package.test.ts compiles it as an app would).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSampleServer, type SampleServer } from './support/sample-server';
+import * as ts from 'typescript';
+import * as client from '../clients/typescript/src';
 import { demoTries } from '../src/cli/demo-tries';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -138,5 +143,35 @@ describe('what `npm start` prints to try', () => {
     const found = await nothingIn(batch);
     if (found !== null) problems.push(`batch of ${tries.ids.join()} -> ${found}`);
     assert.deepEqual(problems, []);
+  });
+});
+
+describe("the typed client's README example", () => {
+  it('is the same in README.md and clients/typescript/README.md', () => {
+    const root = codeBlocks('README.md', 'Typed TypeScript client', 'ts');
+    assert.equal(root.length, 1);
+    const own = fs.readFileSync(path.join(ROOT, 'clients/typescript/README.md'), 'utf8');
+    assert.ok(own.includes('```ts\n' + root[0] + '```'), 'the client README holds the same example');
+  });
+  it('runs on the bundled sample: every call answers, none is refused', async () => {
+    const [example] = codeBlocks('README.md', 'Typed TypeScript client', 'ts');
+    assert.ok(example.includes("baseUrl: 'http://127.0.0.1:8080'"));
+    const js = ts.transpileModule(example.replace("'http://127.0.0.1:8080'", JSON.stringify(s.url)), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const printed: string[] = [];
+    const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map(String).join(' ')) };
+    const fakeRequire = (name: string) => {
+      assert.equal(name, '@cosmetics-catalogue/client');
+      return client;
+    };
+    const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+    const run = new AsyncFunction('require', 'console', 'process', 'exports', js);
+    await run(fakeRequire, fakeConsole, { env: { CATALOGUE_KEY: key } }, {});
+    const errors = printed.filter((l) => /^\d+ [a-z_]+ /.test(l));
+    assert.deepEqual(errors, [], 'the example printed an error');
+    assert.match(printed[0], /^\S.* \d+$/, 'a product with its ingredient count');
+    assert.ok(printed.length >= 4, printed.join('\n'));
+    assert.equal(printed.at(-1), 'Protini™ Polypeptide Moisturizer', 'the barcode answers');
   });
 });

@@ -87,7 +87,7 @@ test('joins use the curated aliases, parenthetical names, CI numbers, slash part
     ['Fragrance (Parfum)', 'PARFUM'],
     ['Fragrance', 'PARFUM'],
     ['Sesamum Indicum (Sesame) Seed Oil', 'SESAMUM INDICUM SEED OIL'],
-    ['Iron Oxides (CI 77491, CI 77492)', 'CI 77491'],
+    ['Iron Oxides (CI 77491, CI 77492)', null], // a group: one entry, never one member (issue 33)
     ['cocos nucifera coconut oil', 'COCOS NUCIFERA OIL'],
     ['Alcohol Denat', 'ALCOHOL DENAT.'],
     ['Sodium Lauryl Sulphate', 'SODIUM LAURYL SULFATE'],

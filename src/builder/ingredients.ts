@@ -6,7 +6,7 @@ import { renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGRED
 import type { IngredientCategory } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
-import { LabelKeysBuilder } from './label-keys';
+import { LabelKeysBuilder, isWeakRecord } from './label-keys';
 import type { CatalogueWriter } from './output';
 import { readLines } from '../source/lines';
 import { checkIngredient, show } from '../source/check';
@@ -69,7 +69,7 @@ export async function readIngredients(
       dict.record[ord] = row.record;
       names.add(ord, o.name);
       others.add(ord, o.other_names);
-      dict.labels.ingredient(ord, o.name, o.other_names);
+      dict.labels.ingredient(ord, o.name, o.other_names, isWeakRecord(o), o.cas_number);
     }
     ord++;
     if (line % 4096 === 0) progress(line, ord);

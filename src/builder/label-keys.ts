@@ -15,9 +15,20 @@ import type { CatalogueWriter } from './output';
 
 const ENTERED = 4;
 
+/** A record with no CAS number, no EC number and no functions: joined only by its name as printed (JoinIndex.weak). */
+export function isWeakRecord(r: {
+  cas_number: string | null;
+  ec_number: string | null;
+  functions: readonly string[];
+}): boolean {
+  return r.cas_number === null && r.ec_number === null && r.functions.length === 0;
+}
+
 export class LabelKeysBuilder {
   private readonly names: [string, number][] = [];
   private readonly others: [string, number][] = [];
+  private readonly weak: number[] = [];
+  private readonly cas: [string, number][] = [];
   /** Printed label → ingredient ord, -1 when printed for two ingredients. */
   private readonly spellings = new Map<string, number>();
   /**
@@ -26,8 +37,14 @@ export class LabelKeysBuilder {
    */
   private readonly entered: string[][] = [];
 
-  ingredient(ord: number, name: string, otherNames: string | null): void {
+  /**
+   * `weak`: a record with no CAS number, no EC number and no functions (JoinIndex.weak);
+   * `cas`: its cas_number (the served analysis reads both from the records: the spellings are found with the same rules).
+   */
+  ingredient(ord: number, name: string, otherNames: string | null, weak = false, cas: string | null = null): void {
     this.names.push([name, ord]);
+    if (weak) this.weak.push(ord);
+    if (cas !== null) this.cas.push([cas, ord]);
     if (otherNames !== null)
       for (const s of splitList(otherNames)) if (s.trim() !== '') this.others.push([s.trim(), ord]);
   }
@@ -47,6 +64,8 @@ export class LabelKeysBuilder {
   index(): JoinIndex<number> {
     const ix = new JoinIndex<number>();
     for (const [name, ord] of this.names) ix.addName(name, ord);
+    for (const ord of this.weak) ix.weak.add(ord);
+    for (const [cas, ord] of this.cas) ix.addCasNumbers(cas, ord);
     for (const [alias, target] of Object.entries(CURATED_ALIASES)) {
       const ord = ix.exact.get(exactKey(target));
       if (ord !== undefined) ix.addAlias(alias, ord);

@@ -21,6 +21,8 @@ const STEP = 128;
 
 /** A record's cas_number (CAS numbers hold no character JSON escapes). */
 const CAS_NUMBER = /"cas_number":"([^"]*)"/;
+/** A record with no CAS number, no EC number and no functions (format.ts renderIngredient). */
+const WEAK_RECORD = [/"cas_number":null/, /"ec_number":null/, /"functions":\[\]/];
 /** A record ends with its category (format.ts renderIngredient). */
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
@@ -82,6 +84,10 @@ export class LabelAnalyser {
     }
     // The records' CAS numbers: a CAS number printed in a label decides its join (src/labels/joiner.ts).
     records.forEach((r, ord) => ix.addCasNumbers(CAS_NUMBER.exec(r)?.[1] ?? null, ord));
+    // Records with no CAS number, EC number or function join only as printed (JoinIndex.weak).
+    records.forEach((r, ord) => {
+      if (WEAK_RECORD.every((re) => re.test(r))) ix.weak.add(ord);
+    });
     ix.prepare();
     this.joiner = new LabelJoiner(ix);
     this.flagBits = records.map((r) => {

@@ -84,6 +84,18 @@ export class JoinIndex<T> {
   readonly spellings = new Map<string, T>();
   /** CAS numbers of the records (their cas_number); null: a number two targets carry, never used. */
   readonly cas = new Map<string, T | null>();
+  /** Each record's CAS numbers. */
+  readonly casOf = new Map<T, string[]>();
+  /**
+   * Records with no CAS number, no EC number and no functions (a label-only ingredient of
+   * the served catalogue): joined only by their name as printed, never by a tolerant form
+   * or as a part of a split.
+   */
+  readonly weak = new Set<T>();
+  /** First words of the names ("Sodium …", "PEG-6 …") and how many names of two words or more begin with each, made on first use. */
+  private firstWords: Map<string, number> | null = null;
+  /** Last words of the names ("… Salt") and how many names of two words or more end with each, made on first use. */
+  private lastWords: Map<string, number> | null = null;
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
@@ -99,9 +111,35 @@ export class JoinIndex<T> {
    */
   prepare(): void {
     this.spelling.prepare();
+    this.namesBeginningWith('');
+    this.namesEndingWith('');
     this.sortedKeys();
     this.botany();
     this.nameTable();
+  }
+
+  /** How many names of two words or more end with this word (an exact key's word). */
+  namesEndingWith(word: string): number {
+    if (this.lastWords === null) {
+      this.lastWords = new Map();
+      for (const k of this.exact.keys()) {
+        const at = k.lastIndexOf(' ');
+        if (at > 0) this.lastWords.set(k.slice(at + 1), (this.lastWords.get(k.slice(at + 1)) ?? 0) + 1);
+      }
+    }
+    return this.lastWords.get(word) ?? 0;
+  }
+
+  /** How many names of two words or more (a space or slash after the first) begin with this word (an exact key's word). */
+  namesBeginningWith(word: string): number {
+    if (this.firstWords === null) {
+      this.firstWords = new Map();
+      for (const k of this.exact.keys()) {
+        const at = k.search(/[ /]/);
+        if (at > 0) this.firstWords.set(k.slice(0, at), (this.firstWords.get(k.slice(0, at)) ?? 0) + 1);
+      }
+    }
+    return this.firstWords.get(word) ?? 0;
   }
 
   /** True when a compact key of a name, alias or synonym begins with this text (a word of an exact key). */
@@ -146,6 +184,8 @@ export class JoinIndex<T> {
   addName(name: string, target: T): void {
     const e = exactKey(name);
     this.keysSorted = null;
+    this.firstWords = null;
+    this.lastWords = null;
     if (!this.exact.has(e)) this.exact.set(e, target);
     this.spelling.addWords(e);
     const c = compactKey(name);
@@ -156,6 +196,8 @@ export class JoinIndex<T> {
   restore(kind: LabelKeyKind, key: string, target: T): void {
     if (kind !== 'spelling') this.keysSorted = null;
     if (kind === 'exact') {
+      this.firstWords = null;
+      this.lastWords = null;
       this.exact.set(key, target);
       this.spelling.addWords(key);
     } else if (kind === 'compact') this.compact.set(key, target);
@@ -164,15 +206,21 @@ export class JoinIndex<T> {
     else this.spellings.set(key, target);
   }
 
-  /** The exact key with each unknown word replaced by the one known word it is a misspelling of; null when nothing changed. */
-  respell(key: string): string | null {
-    return this.spelling.respell(key);
+  /**
+   * The exact key with each unknown word replaced by a known word it is a misspelling of (one
+   * letter missing, extra or changed, or two neighbours swapped), every combination (at most
+   * MAX_RESPELLINGS); null when no word has one.
+   */
+  respellings(key: string): string[] | null {
+    return this.spelling.respellings(key);
   }
 
   /** The CAS numbers a record's cas_number holds ("513-85-9, 5341-95-7"); a number two targets carry is dropped. */
   addCasNumbers(text: string | null, target: T): void {
     if (text === null) return;
-    for (const n of casNumbers(text)) {
+    const all = casNumbers(text);
+    if (all.length > 0) this.casOf.set(target, [...(this.casOf.get(target) ?? []), ...all]);
+    for (const n of all) {
       const prev = this.cas.get(n);
       if (prev === undefined) this.cas.set(n, target);
       else if (prev !== target) this.cas.set(n, null);
@@ -202,6 +250,9 @@ function enzymeOfSource(a: string, b: string): boolean {
   return /^[A-Za-z]+$/.test(a) && /^[A-Za-z]+ase$/i.test(b);
 }
 
+/** A word that begins this many names or more is a prefix ("Sodium", "PEG-6", "Hydrogenated"), not a name to split at. */
+const PREFIX_NAMES = 20;
+
 /** Printed names longer than this join to nothing: longer than any CosIng INCI name (1,991 characters). */
 export const MAX_NAME_LENGTH = 2_000;
 
@@ -212,8 +263,9 @@ export const MAX_TOLERANT_LENGTH = 150;
  * The steps of LabelJoiner.join in the order they are tried; a join reports its step
  * (Join.step; the API's join_rule is its JoinRule: rule ?? how):
  * spelling (a catalogue's own label spellings: alias); alias, exact, compact (tolerant),
- * synonym: the printed form; several_entries, too_long, name_after_gloss: the name joins
- * nothing (it is several names: split, join-entries.ts); qualifier ("Organic …"),
+ * synonym: the printed form; several_entries, group, too_long, name_after_gloss: the name
+ * joins nothing (several names: split, join-entries.ts; a group or blend is one entry, never one
+ * of its members); qualifier ("Organic …"),
  * colour_index, cas_number, other_form (formsOf), common_name (an inline common name
  * dropped), latin_inside, respelt (misspelt words), species (a species misspelt): tolerant.
  */
@@ -224,6 +276,7 @@ export const JOIN_STEPS = [
   'compact',
   'synonym',
   'several_entries',
+  'group',
   'too_long',
   'name_after_gloss',
   'qualifier',
@@ -281,6 +334,8 @@ export class LabelJoiner<T> {
       },
       // Several entries printed as one join only as two (split, join-entries.ts), never to one of them.
       several_entries: (s) => (severalEntries(s.label) ? NO_JOIN : null),
+      // A group or a blend is one entry: joined to a group record as printed (above) or to nothing, never to a member.
+      group: (s) => (this.isGroup(s.label) ? NO_JOIN : null),
       // Longer than any name but a few ferment filtrates: several names run together, which
       // other forms (a CI number inside, a part of A/B) would join to one of them.
       too_long: (s) => (s.label.length > MAX_TOLERANT_LENGTH ? NO_JOIN : null),
@@ -308,7 +363,7 @@ export class LabelJoiner<T> {
       },
       common_name: (s) => this.withoutCommonName(s.label),
       latin_inside: (s) => this.latinInside(s.label),
-      respelt: (s) => this.respelled(this.formsOf(s), s.label),
+      respelt: (s) => this.respelled(this.formsOf(s)),
       species: (s) => this.respeciated(s.label),
     };
     this.steps = JOIN_STEPS.filter((n) => !off.has(n)).map((name) => ({ name, run: all[name] }));
@@ -346,7 +401,9 @@ export class LabelJoiner<T> {
       const us = usForm(s.base);
       // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
       const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us);
-      s.forms = byForm ? formsOf(s.base, us) : [];
+      const b = this.index.botany();
+      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || startsWithGenus(p, b);
+      s.forms = byForm ? formsOf(s.base, us, ok) : [];
       s.byForm = byForm;
     }
     return s.forms;
@@ -371,7 +428,7 @@ export class LabelJoiner<T> {
     const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
     // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
     if (begins && (GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k))))) return true;
-    return keys.some((k) => this.index.respell(k) !== null);
+    return keys.some((k) => this.index.respellings(k) !== null);
   }
 
   /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
@@ -420,10 +477,17 @@ export class LabelJoiner<T> {
         enzymeOfSource(a, b)
       )
         continue;
+      // The whole is one name: the first part and the next word begin a name ("Sodium" + "Hydroxide …").
+      if (this.wholeBegins(a, b)) continue;
       // At "(and)", a full stop or after a closing bracket, a colour printed with its index may be a part.
       const marked = m[0].trim() !== '' || /[)\]]$/.test(a);
       const ja = this.strict(a, marked);
       const jb = ja === null ? null : this.strict(b, marked);
+      // A word that begins many names ("PEG-6", "Sodium") then another name of a record: one name misprinted.
+      if (jb?.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES)
+        continue;
+      // One word, another name of a record (an alias or synonym), that ends names ("… 230" + "Salt"): one name.
+      if (jb !== null && jb.how !== 'exact' && !/\s/.test(b) && this.index.namesEndingWith(exactKey(b)) >= 3) continue;
       if (ja !== null && jb !== null && ja.target !== jb.target)
         return [
           { text: a, join: { ...ja, rule: 'split', step: 'split' } },
@@ -433,9 +497,54 @@ export class LabelJoiner<T> {
     return null;
   }
 
+  /** True when the first part and the first word of the second begin a name, alias or synonym (one name, not two). */
+  private wholeBegins(a: string, b: string): boolean {
+    if (/[)\]]$/.test(a)) return false;
+    const next = /^[^\s/\\]+/.exec(b)?.[0] ?? '';
+    const k = compactOfExact(exactKey(`${a} ${next}`));
+    return (
+      k !== '' && !this.index.exact.has(exactKey(`${a} ${next}`)) && this.index.mayBegin(k) && /^[A-Za-z]/.test(next)
+    );
+  }
+
   /** One word that is a genus ("Helianthus" + "Annuus Seed Oil" is one name, not two). */
   private loneGenus(text: string): boolean {
     return !/\s/.test(text) && this.index.botany().genera.has(text.toUpperCase());
+  }
+
+  /**
+   * A group or a blend printed as one name: several colour indexes ("Iron Oxides (CI 77491,
+   * CI 77492)", "Ci 77491/77492"); a blend or complex ("Extract Blend […]", "Complex of …");
+   * or names joined by "/" of which two are whole names of records with different CAS numbers
+   * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing).
+   */
+  private isGroup(label: string): boolean {
+    if (new Set(colourIndexes(label)).size > 1 || CI_SLASH_CI.test(label)) return true;
+    if (BLEND.test(label)) return true;
+    const plain = withoutGroups(label);
+    if (!/[/\\]/.test(plain) || colourIndexes(label).length > 0) return false;
+    const joined: Join<T>[] = [];
+    for (const p of plain.split(/[/\\]/)) {
+      // A plant named in two languages or by two of its records ("Candelilla Cera / Candelilla Wax"): one thing.
+      if (startsWithGenus(p, this.index.botany())) return false;
+      const j = this.wholeName(p);
+      if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
+    }
+    return joined.length > 1;
+  }
+
+  /** Two records with CAS numbers and none in common: two substances (records without one may be one substance named twice). */
+  private otherSubstance(a: T, b: T): boolean {
+    const x = this.index.casOf.get(a);
+    const y = this.index.casOf.get(b);
+    return a !== b && x !== undefined && y !== undefined && !x.some((n) => y.includes(n));
+  }
+
+  /** The text as a whole name: a name (exact or compact), an alias or a synonym as printed, of a record not weak. */
+  private wholeName(text: string): Join<T> | null {
+    const f = firstForm(text);
+    const j = f === '' ? null : this.lookup(f, true);
+    return j === null || this.index.weak.has(j.target) ? null : j;
   }
 
   /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
@@ -459,8 +568,10 @@ export class LabelJoiner<T> {
    * printed with its index ("Iron Oxides CI 77499") is a part too.
    */
   protected strict(text: string, colourAlone: boolean): Join<T> | null {
-    const hit = this.named(text);
-    const ci = balanced(text) ? this.colourIndex(text) : null;
+    const named = this.named(text);
+    // A part is a whole name, not a weak record.
+    const hit = named === null || this.index.weak.has(named.target) ? null : named;
+    const ci = balanced(text) && !this.isGroup(text) ? this.colourIndex(text) : null;
     if (ci === null) return hit;
     return hit !== null || (colourAlone && colourWordsOnly(text)) ? ci : null;
   }
@@ -513,21 +624,27 @@ export class LabelJoiner<T> {
     const a = ix.aliases.get(c);
     if (a !== undefined) return { target: a, how: 'alias' };
     const e = ix.exact.get(key);
-    if (e !== undefined) return { target: e, how: first ? 'exact' : 'tolerant' };
+    if (e !== undefined && (first || !ix.weak.has(e))) return { target: e, how: first ? 'exact' : 'tolerant' };
     const k = ix.compact.get(c);
-    if (k !== undefined) return { target: k, how: 'tolerant' };
+    if (k !== undefined && !ix.weak.has(k)) return { target: k, how: 'tolerant' };
     const s = ix.synonyms.get(c);
     if (s !== undefined && s !== null) return { target: s, how: 'synonym' };
     return null;
   }
 
   /** A form whose misspelt words (one letter missing, extra or changed) respelt give a name. */
-  private respelled(all: readonly string[], label: string): Join<T> | null {
+  private respelled(all: readonly string[]): Join<T> | null {
     for (const f of all) {
-      const r = this.index.respell(exactKey(f));
-      if (r === null) continue;
-      const e = this.index.exact.get(r);
-      if (e !== undefined && this.same(label, { target: e, how: 'tolerant' })) return { target: e, how: 'tolerant' };
+      // Each combination of respelt words that is a name; a join only when they all name one record.
+      let found: T | undefined;
+      for (const r of this.index.respellings(exactKey(f)) ?? []) {
+        const e = this.index.exact.get(r);
+        // Judged as respelt ("… Root Extact" prints the part Extract), the printed ferment or copolymer words kept.
+        if (e === undefined || this.index.weak.has(e) || !this.same(r, { target: e, how: 'tolerant' })) continue;
+        if (found !== undefined && found !== e) return null;
+        found = e;
+      }
+      if (found !== undefined) return { target: found, how: 'tolerant' };
     }
     return null;
   }
@@ -543,7 +660,8 @@ export class LabelJoiner<T> {
     if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return null;
     if (!startsWithGenus(renameSpecies(label), this.index.botany())) return null;
     for (const n of [1, 2]) {
-      for (let i = 2; i + n <= w.length; i++) {
+      // Inline common names sit before the part: never the last word ("… Root Extact", "… Flower Distillate").
+      for (let i = 2; i + n < w.length; i++) {
         const rest = [...w.slice(0, i), ...w.slice(i + n)];
         if (rest.length < 2 || !w.slice(i, i + n).every((x) => commonWord(x, this.index.botany()))) continue;
         const e = this.index.exact.get(exactKey(renameSpecies(rest.join(' '))));
@@ -555,13 +673,13 @@ export class LabelJoiner<T> {
   }
 }
 
-/** Known words and their one-letter deletions (null: two words share that deletion), made on first use. */
+/** Known words and their one-letter deletions (each deletion with the words it comes from), made on first use. */
 class Spelling {
   private readonly keys: string[] = [];
   private words: Set<string> | null = null;
-  private readonly deletions = new Map<string, string | null>();
-  /** correct's answers for unknown words, emptied when the words change or it holds MAX_CORRECTED. */
-  private readonly corrected = new Map<string, string>();
+  private readonly deletions = new Map<string, string | string[]>();
+  /** candidates' answers for unknown words, emptied when the words change or it holds MAX_CORRECTED. */
+  private readonly corrected = new Map<string, readonly string[]>();
 
   addWords(key: string): void {
     this.keys.push(key);
@@ -584,47 +702,62 @@ class Spelling {
         for (const d of deletionsOf(w)) {
           const prev = this.deletions.get(d);
           if (prev === undefined) this.deletions.set(d, w);
-          else if (prev !== w) this.deletions.set(d, null);
+          else if (typeof prev === 'string') {
+            if (prev !== w) this.deletions.set(d, [prev, w]);
+          } else if (!prev.includes(w)) prev.push(w);
         }
       }
     }
     return (this.words = words);
   }
 
-  respell(key: string): string | null {
+  respellings(key: string): string[] | null {
+    const parts = key.split(/([A-Z]{6,})/);
+    let out = [''];
     let changed = false;
-    const out = key.replace(/[A-Z]{6,}/g, (w) => {
-      const r = this.correct(w);
-      if (r !== w) changed = true;
-      return r;
-    });
+    for (let i = 0; i < parts.length; i++) {
+      const c = i % 2 === 1 ? this.candidates(parts[i]) : [parts[i]];
+      if (c.length > 1 || c[0] !== parts[i]) changed = true;
+      out = out.flatMap((o) => c.map((w) => o + w)).slice(0, MAX_RESPELLINGS);
+    }
     return changed ? out : null;
   }
 
-  /** The one known word w is a misspelling of, or w (remembered: labels print the same words again and again). */
-  private correct(w: string): string {
+  /** The known words w is a misspelling of, or [w] (remembered: labels print the same words again and again). */
+  private candidates(w: string): readonly string[] {
     const words = this.known();
-    if (words.has(w)) return w;
+    if (words.has(w)) return [w];
     let r = this.corrected.get(w);
     if (r === undefined) {
       if (this.corrected.size >= MAX_CORRECTED) this.corrected.clear();
-      this.corrected.set(w, (r = this.misspelt(w, words)));
+      const found = this.misspelt(w, words);
+      this.corrected.set(w, (r = found.length === 0 ? [w] : found));
     }
     return r;
   }
 
-  private misspelt(w: string, words: Set<string>): string {
+  private misspelt(w: string, words: Set<string>): string[] {
     const found = new Set<string>();
-    const missing = this.deletions.get(w); // a letter missing from w
-    if (missing) found.add(missing);
+    const add = (x: string | string[] | undefined) => {
+      if (typeof x === 'string') found.add(x);
+      else if (x !== undefined) for (const v of x) found.add(v);
+    };
+    add(this.deletions.get(w)); // a letter missing from w
     for (const d of deletionsOf(w)) {
       if (words.has(d)) found.add(d); // a letter too many in w
-      const changed = this.deletions.get(d); // a letter changed in w
-      if (changed) found.add(changed);
+      add(this.deletions.get(d)); // a letter changed in w
     }
-    return found.size === 1 ? [...found][0] : w;
+    for (let i = 0; i + 1 < w.length; i++) {
+      const t = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2); // two neighbours swapped
+      if (words.has(t)) found.add(t);
+    }
+    found.delete(w);
+    return [...found].sort();
   }
 }
+
+/** At most this many respellings of one name are tried. */
+const MAX_RESPELLINGS = 16;
 
 /** At most this many corrections are remembered (a few MB). */
 const MAX_CORRECTED = 20_000;
@@ -689,6 +822,12 @@ const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
 /** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
 const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
+/** A colour index, a slash, a second bare number: "Ci 77491/77492" (a group). */
+const CI_SLASH_CI = /C\s?\.?\s?[IL]\.?\s*\d{5}\s*\/\s*\d{5}\b/i;
+/** A blend or complex printed as one name: a group, never one of its parts. */
+const BLEND = /\bblend\b|\bcomplex of\b/i;
+/** A bracketed gloss saying where the ingredient comes from ("(Derived from Olive)", "(*Coconut Oil)"): not the ingredient. */
+const ORIGIN_GLOSS = /^\s*\*|\b(?:derived|from|made|source|sourced|origin)\b/i;
 /** A bare number at the start of the name, a colour or pigment named in brackets after it: "77499 (Iron Oxides)". */
 const BARE_CI = /^\s*(\d{5})\s*[([]([^()[\]]*)[)\]]/;
 const COLOUR_WORD =
@@ -737,8 +876,27 @@ export function forms(label: string): string[] {
   return formsOf(base, usForm(base));
 }
 
-/** forms of a label given its base form and that form's usForm. */
-function formsOf(base: string, us: string): string[] {
+/** True when every word of `a` is a word of `b` (case aside). */
+function wordsWithin(a: string, b: string): boolean {
+  const w = new Set(exactKey(b).split(/[^A-Z0-9]+/));
+  const x = exactKey(a)
+    .split(/[^A-Z0-9]+/)
+    .filter((v) => v !== '');
+  return x.length > 0 && x.every((v) => w.has(v));
+}
+
+/** "Name from …", "Name derived from …", "Name plant derived": the name before its origin. */
+const FROM_AFTER = /^(.+?)\s+(?:(?:naturally |plant |vegetable )?derived(?: from\b.*)?|from\s.*|made from\s.*)$/i;
+
+/**
+ * forms of a label given its base form and that form's usForm; `slashPartsOk`: whether "A/B"
+ * may be read as A or B, given A (first) or B (a later part).
+ */
+function formsOf(
+  base: string,
+  us: string,
+  slashPartsOk: (part: string, first: boolean) => boolean = () => true,
+): string[] {
   const out: string[] = [];
   const add = (s: string) => {
     const t = s.replace(/\s+/g, ' ').trim();
@@ -753,14 +911,28 @@ function formsOf(base: string, us: string): string[] {
   add(noParens);
   add(noParens.replace(QUALIFIERS, ''));
   for (const n of colourIndexes(us)) add(`CI ${n}`);
-  for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g)) for (const p of m[1].split(/[,/]/)) add(p);
+  // "Carrageenan from Red Algae", "Squalane Plant Derived": the name before its origin.
+  const before = FROM_AFTER.exec(noParens);
+  if (before !== null) add(before[1]);
+  for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g))
+    if (!ORIGIN_GLOSS.test(m[1])) for (const p of m[1].split(/[,/]/)) add(p);
   for (const g of topGroups(us)) {
+    if (ORIGIN_GLOSS.test(g)) continue;
     add(g);
     add(withoutGroups(g));
   }
   for (const f of [us, noParens]) {
     if (!/[/\\]/.test(f)) continue;
-    for (const p of f.split(/[/\\]/)) {
+    const parts = f.split(/[/\\]/);
+    // "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a group) unless its
+    // first part is a name or a later part spells it out ("Iris Florentina / Iris Florentina Root Extract")
+    // or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
+    if (
+      !slashPartsOk(parts[0], true) &&
+      !parts.slice(1).some((p) => wordsWithin(parts[0], p) || slashPartsOk(p, false))
+    )
+      continue;
+    for (const p of parts) {
       add(p);
       add(p.replace(QUALIFIERS, ''));
     }

@@ -63,7 +63,9 @@ const NOT_GENUS = new Set([
   'AMMONIUM',
   'TEA',
 ]);
-const FERMENT = /FERMENT|LYSATE|FILTRATE/;
+/** A ferment, lysate or filtrate (not "Fermented": "Glutamic Acid (Derived from Fermented Grains)"). */
+const FERMENT = /FERMENT(?!ED)|LYSATE|FILTRATE/;
+const POLYMER = /POLYMER/i;
 
 /** The botanical words of a dictionary: genus words, and the epithets after them (species, variety). */
 export interface Botany {
@@ -161,6 +163,8 @@ function outside(text: string): string {
  */
 export function sameThing(label: string, name: string, b: Botany): boolean {
   if (FERMENT.test(label.toUpperCase()) && !FERMENT.test(name)) return false;
+  // A copolymer or crosspolymer is not one of its monomers ("Styrene/Acrylate Copolymer" is not Styrene).
+  if (POLYMER.test(outside(label)) && !POLYMER.test(name)) return false;
   if (sameAs(label, name, b)) return true;
   const slashParts = /[/\\]/.test(label) ? label.split(/[/\\]/).filter((p) => p.trim() !== '') : [];
   // "A/B/C" is one thing named in turn; four names or more are a list (a blend), not one thing,
@@ -202,10 +206,23 @@ function sameAs(label: string, name: string, b: Botany): boolean {
   );
 }
 
-/** True when a word dropped from a printed name names no part and no species ("Coconut" in "Cocos Nucifera Coconut Oil"). */
+/**
+ * True when a word dropped from a printed name names no part and no species ("Coconut" in
+ * "Cocos Nucifera Coconut Oil"), and is no part word misspelt ("Friut", "Extact"): a misspelt
+ * word dropped would leave a shorter (parent) record.
+ */
 export function commonWord(word: string, b: Botany): boolean {
   const w = word.toUpperCase();
-  return /^[A-Z]+$/.test(w) && PART[w] === undefined && !b.epithets.has(w) && !b.genera.has(w);
+  if (!/^[A-Z]+$/.test(w) || PART[w] !== undefined || b.epithets.has(w) || b.genera.has(w)) return false;
+  return w.length < 4 || !Object.keys(PART).some((p) => p.length >= 4 && (oneEdit(w, p) || swapped(w, p)));
+}
+
+/** Two neighbouring letters swapped ("Friut" for "Fruit"). */
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
 /** True when the label's plain text begins with a genus of the dictionary (a botanical printed name). */

@@ -19,7 +19,15 @@ import { buildIngredient, groupCosing, registryNumbers, SourceIngredient } from 
 import { readFulton } from './fulton';
 import { MAX_TOLERANT_LENGTH, type JoinHow } from '../labels/joiner';
 import { Joiner } from './joiner';
-import { joinEntries } from '../labels/join-entries';
+import { joinEntries, type JoinedEntry } from '../labels/join-entries';
+import {
+  emptyCounts,
+  joinAsPrinted,
+  mendFragments,
+  printedRecords,
+  type Dictionary as FragmentDictionary,
+  type FragmentCounts,
+} from './fragments';
 import { readKaggle } from './kaggle';
 import { originOf } from './origins';
 import { fromCurls, fromKaggle, fromKg, fromSephoraInfo, ProductRecord } from './products';
@@ -61,6 +69,8 @@ export interface PipelineResult {
       merged: [string, string][];
       colours: [string, string][];
       repointed: [string, number][];
+      /** Junk records (src/sample/fragments.ts): fragments mended or dropped, entries joined as printed elsewhere. */
+      fragments: FragmentCounts;
     };
   };
 }
@@ -300,6 +310,7 @@ interface Joined {
   joinedVia: Record<Exclude<JoinHow, 'none'>, number>;
   /** Product entries joined to a merged record's name or by a derived colour name: "label → record" → entries. */
   repointed: Map<string, number>;
+  fragments: FragmentCounts;
 }
 
 /** Stage 3: every kept product's entries joined, in label order; what joins nothing becomes a label-only ingredient. */
@@ -315,9 +326,20 @@ function joinProducts(
   const unmatched = new Map<string, number>();
   const barcodes = new BarcodeAllocator();
   const products: SourceProduct[] = [];
+  // Fragments of names mended or dropped (src/sample/fragments.ts), then an entry printed as another that joined
+  // one record joins it too: no label-only record is a fragment or a second spelling of a record.
+  const fragments = emptyCounts();
+  const dict: FragmentDictionary = {
+    isName: (t) => joiner.inciNamed(t) !== null,
+    namesBeginningWith: (w) => joiner.index.namesBeginningWith(w),
+    isGenus: (w) => joiner.index.botany().genera.has(w.toUpperCase()),
+  };
+  const lists = new Map<string, JoinedEntry<string>[]>();
+  for (const [key, r] of kept) lists.set(key, mendFragments(joinEntries(r.labels, joiner), joiner, dict, fragments));
+  const printed = printedRecords(lists.values());
   for (const [key, r] of kept) {
     const st = perSource[r.source];
-    const joined = joinEntries(r.labels, joiner);
+    const joined = (lists.get(key) ?? []).map((e) => joinAsPrinted(e, printed, fragments));
     // An entry over 150 characters that joins to nothing is a list printed without
     // separators: no list is better than a wrong one (counted in the report).
     const runTogether = joined.some((e) => e.join === null && e.label_name.length > MAX_TOLERANT_LENGTH);
@@ -355,14 +377,14 @@ function joinProducts(
       ingredients: entries,
     });
   }
-  return { products, labelOnly, unmatched, joinedVia, repointed };
+  return { products, labelOnly, unmatched, joinedVia, repointed, fragments };
 }
 
 /** Stage 4: the ingredient list (CosIng-derived and label-only, sorted by name) and the report's figures. */
 function assemble(
   { cosingRows, groups, joiner, ingredientByInci, editorial, cleanUp }: Dictionary,
   perSource: Record<string, SourceStats>,
-  { products, labelOnly, unmatched, joinedVia, repointed }: Joined,
+  { products, labelOnly, unmatched, joinedVia, repointed, fragments }: Joined,
 ): PipelineResult {
   const ingredients = [...ingredientByInci.values()];
   for (const [k, lo] of labelOnly) ingredients.push(labelOnlyIngredient(k, canonicalLabelName(lo.names)));
@@ -389,6 +411,7 @@ function assemble(
         merged: [...cleanUp.mergedInto].sort((a, b) => cmp(a[0], b[0])),
         colours: cleanUp.colours,
         repointed: [...repointed].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])),
+        fragments,
       },
     },
   };

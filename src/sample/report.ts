@@ -195,6 +195,22 @@ function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
   const n = d.repointed.reduce((t, [, c]) => t + c, 0);
   const rex = d.repointed.slice(0, 6).map(([k, c]) => `${k} (${c})`);
   L.push(`| product entries joined to a merged record's name or by a derived colour name | ${n} | ${rex.join('; ')} |`);
+  const f = d.fragments;
+  const FRAGMENT_RULES: [keyof typeof f.mended, string][] = [
+    ['colon', 'a trailing colon ("Green Tea:", a header or shade name glued into the list)'],
+    ['part', 'part words only ("Extract", "Seed Oil", "Kernel Oil": the end of the name before)'],
+    [
+      'prefix',
+      'one word that begins names and is none ("Hydrogenated", "Caprylic": the start of the next; kept when it mends with neither)',
+    ],
+  ];
+  for (const [rule, why] of FRAGMENT_RULES)
+    L.push(
+      `| junk records (issue 33), ${why}: entries mended with their neighbour / dropped | ${f.mended[rule]} / ${f.dropped[rule]} | |`,
+    );
+  L.push(
+    `| junk records (issue 33): entries printed as an entry that joined one record elsewhere (letters and digits alike), joined to it | ${f.samePrinted} | |`,
+  );
   L.push('', 'Every synonym dropped, by rule:', '');
   for (const [reason] of REASONS) {
     const xs = d.dropped.filter((x) => x.reason === reason).map((x) => `${x.name} (${x.inci})`);

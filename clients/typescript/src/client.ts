@@ -1,12 +1,23 @@
 // The client: one base URL and key, one typed method per operation, on the platform
 // fetch. Guarantees: every request goes through `call`, which builds the URL from the
 // operation's route, sends the key, returns the typed 200 body with the status and
-// headers, throws a CatalogueApiError for any other status, and retries only what can
-// succeed (src/retry.ts). Adding an operation: one line in ROUTES, one method.
-import { CatalogueApiError } from './errors';
+// headers, and otherwise throws a CatalogueApiError: the API's refusal as sent, or a
+// CatalogueClientError (statusCode 0, a `code`) for no answer (network, timeout, the caller's
+// abort) or a call it will not send (a /v1 operation without a key); it retries only what can
+// succeed (src/retry.ts) and never runs past its timeout. Adding an operation: one line in
+// ROUTES, one method.
+import { CatalogueApiError, CatalogueClientError } from './errors';
 import { withRetries, type RetryOptions } from './retry';
 import { normalizeBarcode } from './barcode';
-import { batch, items, pages, type BatchOptions, type ListOperation } from './helpers';
+import {
+  batch,
+  items,
+  pages,
+  type BatchOptions,
+  type ItemsOptions,
+  type ListOperation,
+  type RequestOptions,
+} from './helpers';
 import type {
   FilterQuery,
   Health,
@@ -45,13 +56,22 @@ export interface ApiResponse<K extends OperationId> {
 export interface ClientOptions {
   /** Where the service runs, e.g. https://catalogue.example.org (a trailing slash is fine). */
   baseUrl: string;
-  /** Sent as x-api-key on every request; /health needs none. Keep it on the server side. */
-  apiKey?: string;
-  /** Retry policy for per-second 429s and 503s; `false` sends every request once. */
-  retry?: RetryOptions | false;
+  /**
+   * Sent as x-api-key on every request; /health needs none. Keep it on the server side.
+   * `process.env.CATALOGUE_KEY` is fine as it is: when it is undefined (or empty), every /v1 call
+   * rejects with a CatalogueClientError, code 'no_api_key', before sending anything.
+   */
+  apiKey?: string | undefined;
+  /** Retry policy for per-second 429s, 503s and network failures; `false` sends every request once. */
+  retry?: RetryOptions | false | undefined;
+  /** The longest a call may take, retries and waits included (default 30,000 ms); false: no limit. */
+  timeoutMs?: number | false | undefined;
   /** A fetch implementation (default: the global one). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
+
+/** The default of ClientOptions.timeoutMs. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class CatalogueClient {
   private readonly baseUrl: string;
@@ -63,73 +83,122 @@ export class CatalogueClient {
   }
 
   /** Calls an operation by its operationId; the typed body comes with the status and headers. */
-  async call<K extends OperationId>(operation: K, params: Params<K>): Promise<ApiResponse<K>> {
+  async call<K extends OperationId>(
+    operation: K,
+    params: Params<K>,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<K>> {
     const { method, path } = ROUTES[operation] as { method: Method; path: string };
     const p = params as { query?: object; path?: Record<string, string>; body?: unknown };
     const url = this.baseUrl + fillPath(path, p.path ?? {}) + queryString(p.query ?? {});
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.options.apiKey !== undefined) headers['x-api-key'] = this.options.apiKey;
+    if (path.startsWith('/v1/')) {
+      if (!this.options.apiKey) throw new CatalogueClientError('no_api_key', NO_KEY);
+      headers['x-api-key'] = this.options.apiKey;
+    }
     if (p.body !== undefined) headers['content-type'] = 'application/json';
     const body = p.body === undefined ? undefined : JSON.stringify(p.body);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = timeoutMs === false ? undefined : AbortSignal.timeout(timeoutMs);
+    const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
     const send = async (): Promise<ApiResponse<K>> => {
-      const res = await this.fetch(url, { method, headers, body });
-      if (res.status !== 200) throw await CatalogueApiError.from(res);
-      return { data: (await res.json()) as Result<K>, status: res.status, headers: res.headers };
+      try {
+        const res = await this.fetch(url, { method, headers, body, signal });
+        if (res.status !== 200) throw await CatalogueApiError.from(res);
+        return { data: (await res.json()) as Result<K>, status: res.status, headers: res.headers };
+      } catch (err) {
+        if (err instanceof CatalogueApiError || signal?.aborted) throw err;
+        if (err instanceof SyntaxError)
+          throw new CatalogueClientError('bad_response', `${method} ${path}: the answer is not JSON`, err);
+        throw new CatalogueClientError('network', `${method} ${path}: no answer (${causeOf(err)})`, err);
+      }
     };
-    return this.options.retry === false ? send() : withRetries(send, this.options.retry);
+    try {
+      return await (this.options.retry === false ? send() : withRetries(send, this.options.retry, signal));
+    } catch (err) {
+      if (options.signal?.aborted)
+        throw new CatalogueClientError('aborted', `${method} ${path}: aborted by the caller`, options.signal.reason);
+      if (timeout?.aborted)
+        throw new CatalogueClientError('timeout', `${method} ${path}: no answer within ${timeoutMs} ms`, err);
+      throw err;
+    }
   }
 
   /** The typed 200 body of an operation. */
-  async data<K extends OperationId>(operation: K, params: Params<K>): Promise<Result<K>> {
-    return (await this.call(operation, params)).data;
+  async data<K extends OperationId>(operation: K, params: Params<K>, options?: RequestOptions): Promise<Result<K>> {
+    return (await this.call(operation, params, options)).data;
   }
 
-  health(): Promise<Health> {
-    return this.data('getHealth', {});
+  health(options?: RequestOptions): Promise<Health> {
+    return this.data('getHealth', {}, options);
   }
-  searchProducts(query: SearchQuery): Promise<Result<'searchProducts'>> {
-    return this.data('searchProducts', { query });
+  searchProducts(query: SearchQuery, options?: RequestOptions): Promise<Result<'searchProducts'>> {
+    return this.data('searchProducts', { query }, options);
   }
-  filterProducts(query: FilterQuery = {}): Promise<Result<'filterProducts'>> {
-    return this.data('filterProducts', { query });
+  /** Free-from filters are booleans (`fragrance_free: true`), `category` one of the categories. */
+  filterProducts(query: FilterQuery = {}, options?: RequestOptions): Promise<Result<'filterProducts'>> {
+    return this.data('filterProducts', { query }, options);
   }
-  getProduct(id: string): Promise<Product> {
-    return this.data('getProduct', { path: { id } });
+  getProduct(id: string, options?: RequestOptions): Promise<Product> {
+    return this.data('getProduct', { path: { id } }, options);
   }
-  /** Spaces and dashes are stripped first (normalizeBarcode); anything but 8 to 14 digits rejects with a RangeError, unsent. */
-  async getProductByBarcode(barcode: string): Promise<Product> {
-    return this.data('getProductByBarcode', { path: { barcode: normalizeBarcode(barcode) } });
+  /**
+   * Spaces and dashes are stripped first (normalizeBarcode); anything but 8 to 14 digits rejects
+   * with a CatalogueClientError, code 'invalid_barcode', unsent.
+   */
+  async getProductByBarcode(barcode: string, options?: RequestOptions): Promise<Product> {
+    return this.data('getProductByBarcode', { path: { barcode: normalizeBarcode(barcode) } }, options);
   }
   /** One request of 1 to 50 ids; `batch` (src/helpers.ts) takes any number. */
-  batchProducts(ids: string[]): Promise<Result<'batchProducts'>> {
-    return this.data('batchProducts', { body: { ids } });
+  batchProducts(ids: string[], options?: RequestOptions): Promise<Result<'batchProducts'>> {
+    return this.data('batchProducts', { body: { ids } }, options);
   }
-  searchIngredients(query: SearchQuery): Promise<Result<'searchIngredients'>> {
-    return this.data('searchIngredients', { query });
+  searchIngredients(query: SearchQuery, options?: RequestOptions): Promise<Result<'searchIngredients'>> {
+    return this.data('searchIngredients', { query }, options);
   }
-  getIngredient(id: string): Promise<Ingredient> {
-    return this.data('getIngredient', { path: { id } });
+  getIngredient(id: string, options?: RequestOptions): Promise<Ingredient> {
+    return this.data('getIngredient', { path: { id } }, options);
   }
   /** Parses and joins any label text (POST /v1/labels/analyze). */
-  analyzeLabel(text: string): Promise<LabelAnalysis> {
-    return this.data('analyzeLabel', { body: { text } });
+  analyzeLabel(text: string, options?: RequestOptions): Promise<LabelAnalysis> {
+    return this.data('analyzeLabel', { body: { text } }, options);
   }
 
-  /** Every page of a search or filter, stopping after page 51. */
-  pages<K extends ListOperation>(operation: K, query: QueryOf<K>): AsyncGenerator<Result<K>, void, undefined> {
-    return pages(this, operation, query);
+  /** Every page of a search or filter, stopping after page 51 (compare pagination.total with 1,020). */
+  pages<K extends ListOperation>(
+    operation: K,
+    query: QueryOf<K>,
+    options?: RequestOptions,
+  ): AsyncGenerator<Result<K>, void, undefined> {
+    return pages(this, operation, query, options);
   }
-  /** Every result of a search or filter (at most 1,020). */
+  /**
+   * Every result of a search or filter. A listing of more than 1,020 results (the most the service
+   * serves) throws a CatalogueTruncatedError before yielding, unless `{ truncate: true }`.
+   */
   items<K extends ListOperation>(
     operation: K,
     query: QueryOf<K>,
+    options?: ItemsOptions,
   ): AsyncGenerator<Result<K>['results'][number], void, undefined> {
-    return items(this, operation, query);
+    return items(this, operation, query, options);
   }
-  /** Products for any number of ids, 50 a request, in order; null for unknown ids. */
+  /** Products for any number of ids, 50 a request, in order; null for unknown ids; CatalogueBatchError keeps what was fetched. */
   batch(ids: readonly string[], opts?: BatchOptions): Promise<(Product | null)[]> {
     return batch(this, ids, opts);
   }
+}
+
+const NO_KEY =
+  'no API key: every /v1 operation needs one; pass apiKey to new CatalogueClient (is the environment variable set?)';
+
+/** The reason under fetch's "fetch failed": the system error's code and message when there is one. */
+function causeOf(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (cause && typeof cause.code === 'string')
+    return typeof cause.message === 'string' && cause.message !== '' ? `${cause.code}: ${cause.message}` : cause.code;
+  return err instanceof Error ? err.message : String(err);
 }
 
 function fillPath(template: string, values: Record<string, string>): string {

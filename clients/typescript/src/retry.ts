@@ -1,7 +1,9 @@
-// When and how long the client waits before sending a refused request again. Guarantees:
-// only refusals that can succeed later are retried (a per-second 429 and a 503, never
-// 402, 403 or an exhausted allowance); waits grow exponentially with jitter; a call makes
-// at most `attempts` requests and never starts a wait that would end past `maxElapsedMs`.
+// When and how long the client waits before sending a failed request again. Guarantees:
+// only failures that can succeed later are retried (a per-second 429, a 503 and a network
+// failure, never 402, 403 or an exhausted allowance); waits grow exponentially with jitter;
+// a call makes at most `attempts` requests, never starts a wait that would end past
+// `maxElapsedMs`, and stops waiting at once when its AbortSignal fires (rejecting with the
+// signal's reason).
 import { CatalogueApiError } from './errors';
 
 export interface RetryOptions {
@@ -27,8 +29,12 @@ export function backoffDelay(retry: number, opts: RetryOptions = {}, random = Ma
   return Math.round(d / 2 + random() * (d / 2));
 }
 
-/** Runs `send` until it succeeds, fails for good, or the attempts or time run out. */
-export async function withRetries<T>(send: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
+/** Runs `send` until it succeeds, fails for good, the attempts or time run out, or `signal` fires. */
+export async function withRetries<T>(
+  send: () => Promise<T>,
+  opts: RetryOptions = {},
+  signal?: AbortSignal,
+): Promise<T> {
   const attempts = Math.max(1, opts.attempts ?? DEFAULTS.attempts);
   const deadline = Date.now() + (opts.maxElapsedMs ?? DEFAULTS.maxElapsedMs);
   for (let attempt = 1; ; attempt++) {
@@ -39,7 +45,28 @@ export async function withRetries<T>(send: () => Promise<T>, opts: RetryOptions 
       const delayMs = backoffDelay(attempt, opts);
       if (Date.now() + delayMs > deadline) throw err;
       opts.onRetry?.({ attempt, delayMs, error: err });
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await sleep(delayMs, signal);
     }
   }
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it fires. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(reasonOf(signal));
+    const done = () => {
+      clearTimeout(timer);
+      reject(reasonOf(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -10,8 +10,12 @@ type Json<R> = R extends { content: { 'application/json': infer T } } ? T : neve
 
 /** The 200 body of an operation. */
 export type Result<K extends OperationId> = Json<Op<K>['responses'][200]>;
-/** The query parameters of an operation (an empty object when it takes none). */
-export type QueryOf<K extends OperationId> = Op<K>['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+/** The query parameters of an operation as the OpenAPI document types them (the words 'true' and 'false', say). */
+export type WireQueryOf<K extends OperationId> = Op<K>['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : never;
+/** The query parameters of an operation as the client takes them: FilterQuery for filterProducts, else as generated. */
+export type QueryOf<K extends OperationId> = K extends 'filterProducts' ? FilterQuery : WireQueryOf<K>;
 /** The path parameters of an operation. */
 export type PathOf<K extends OperationId> = Op<K>['parameters'] extends { path?: infer P } ? NonNullable<P> : never;
 /** The JSON request body of an operation, or never. */
@@ -29,7 +33,18 @@ export type IngredientSearchItem = IngredientList['results'][number];
 export type Ingredient = Result<'getIngredient'>;
 export type LabelAnalysis = Result<'analyzeLabel'>;
 export type SearchQuery = QueryOf<'searchProducts'>;
-export type FilterQuery = QueryOf<'filterProducts'>;
+/** A product's category (api-spec.md 2.2): the values `category` filters on. */
+export type Category = NonNullable<ProductSummary['category']>;
+/** The five free-from filters of filterProducts. */
+export type FreeFromFilter = 'fragrance_free' | 'alcohol_free' | 'paraben_free' | 'sulfate_free' | 'silicone_free';
+/**
+ * filterProducts' query as an app builder writes it: the free-from filters as booleans (sent as
+ * the words true and false; false filters nothing) and `category` one of the categories. Any other
+ * category would match nothing (an empty page), so the type refuses it; undefined leaves a filter out.
+ */
+export type FilterQuery = Omit<WireQueryOf<'filterProducts'>, FreeFromFilter | 'category'> & {
+  [F in FreeFromFilter]?: boolean | undefined;
+} & { category?: Category | undefined };
 /** The error body every refusal carries (api-spec.md 2.9). */
 export type ErrorBody = Json<Op<'getProduct'>['responses'][404]>;
 
