@@ -14,7 +14,7 @@ import { CatalogueReloader } from '../src/ops/catalogue-reloader';
 export interface SwapHold {
   /** Longest event-loop hold, ms: open and make the label tables on this thread (as before), best and worst round. */
   before: [number, number];
-  /** The same for a swap as served now (reload; the label threads make the tables), until the first label is answered. */
+  /** The same for a swap as served now (reload: the file opened in steps, the label threads make the tables), until the first label is answered. */
   after: [number, number];
   /** Catalogue.open alone (ms wall), best round. */
   openMs: number;
@@ -56,10 +56,10 @@ export async function measureSwapHold(file: string, rounds = 3): Promise<SwapHol
           c.close();
         }),
       );
-      // Now: the reloader opens the file; the label threads make the tables; until the first label is answered.
+      // Now: the reloader opens the file in steps; the label threads make the tables; until the first label is answered.
       after.push(
         await held(async () => {
-          reloader.reload('bench');
+          await reloader.reload('bench');
           await pool.analyse(reloader.ref.current, 'Aqua');
         }),
       );

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openAdmin, monthOf, type AccessAdmin } from '../src/access';
+import { openAccounts, openAdmin, monthOf, type AccessAdmin } from '../src/access';
 import { buildFixture } from './support/fixture';
 import { serveProcess, type ServeProcess } from './support/serve-process';
 import { uuid } from './support/source';
@@ -110,14 +110,16 @@ function topologySuite({ name, start, failover, primary }: Setup): void {
     let admin: AccessAdmin;
     let apis: ServeProcess[] = [];
     let dir: string;
+    let spec: string;
+    let plans: string;
 
     before(async () => {
       topo = await start();
       const fixture = await buildFixture();
       dir = fixture.dir;
-      const plans = join(dir, 'plans.json');
+      plans = join(dir, 'plans.json');
       writeFileSync(plans, JSON.stringify(PLANS));
-      const spec = topo.spec(`t-${randomBytes(4).toString('hex')}:`);
+      spec = topo.spec(`t-${randomBytes(4).toString('hex')}:`);
       admin = await openAdmin(spec, { plansFile: plans });
       const args = ['--catalogue', fixture.file, '--access', spec, '--plans', plans];
       apis = await Promise.all([serveProcess(args), serveProcess(args)]);
@@ -137,6 +139,31 @@ function topologySuite({ name, start, failover, primary }: Setup): void {
       for (const statuses of results) assert.deepEqual(tally(statuses), { 200: 100, 429: 60 });
       const usage = await admin.usage(monthOf(Date.now()));
       for (const k of keys) assert.equal(usage.keys.find((u) => u.id === k.id)?.calls, 100);
+    });
+
+    test("a dashboard account's 3 keys share its cap: 60 requests on each over two instances admit exactly 100", async () => {
+      // The account's count (field t:ACCOUNT) lives in the account's usage hash, so each charge stays in its slot.
+      const accounts = await openAccounts(spec, { purpose: 'admin', plansFile: plans });
+      const keys: string[] = [];
+      let account = '';
+      try {
+        const user = (await accounts.signUp(
+          `pool-${randomBytes(3).toString('hex')}@example.com`,
+          'a fine password',
+          'sandbox-x',
+        ))!;
+        account = user.name;
+        for (let i = 0; i < 3; i++) keys.push((await accounts.createKey(user, `k${i}`)).key);
+      } finally {
+        await accounts.close();
+      }
+      const results = (await Promise.all(keys.map((k) => fire(apis, k, 60, 8)))).flat();
+      const usage = await admin.usage(monthOf(Date.now()));
+      const t = tally(results);
+      assert.equal(usage.accounts.find((a) => a.account === account)?.calls, 100, JSON.stringify(t));
+      // Never more than the account's 100 served (all 100 unless a 503 that fire() retried had been counted: a
+      // command that timed out may still have run, docs/metering.md; seen once, 98, on a loaded machine).
+      assert.ok(t[200] <= 100 && t[200] >= 95 && t[200] + t[429] === 180, JSON.stringify(t));
     });
 
     test('a rate of 5/s holds across two instances', async () => {

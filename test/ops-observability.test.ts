@@ -107,7 +107,7 @@ test('metrics are served on their own port: requests by route pattern and status
     const next = path.join(path.dirname(file), 'next.db');
     await buildVariant(next, { builtAt: '2026-04-01' });
     fs.renameSync(next, file);
-    server.reloader.reload('test');
+    await server.reloader.reload('test');
 
     const text = await (await fetch(server.metricsUrl)).text();
     assert.equal(

@@ -3,7 +3,9 @@
 // packed blob with the ingredient records (kept in memory) copied back in, or its
 // gzip form as stored; lists and batches are copies of such fragments (no
 // serialisation, string encoding or compression per request); all indexes are loaded once
-// at open (one loader per index), so request work is lookups and bitset/posting-list passes
+// at open (one loader per index; a swap opens in steps, openInSteps, so that requests are served
+// meanwhile; the label join tables are made by the label threads, label-pool.ts), so request
+// work is lookups and bitset/posting-list passes
 // only. SQL per request: one read — a product's packed or compressed answer by primary key,
 // a batch's packed answers in one statement returning one row (up to 50 primary keys; the
 // blobs concatenated, no Buffer per product), and for a barcode first
@@ -90,6 +92,25 @@ export class Catalogue {
 
   /** `cacheMinMatches`: searches with at least this many matches are ranked once and cached (tests lower it; default CACHE_MIN_MATCHES). */
   static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
+    const steps = Catalogue.opening(file, opts);
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+    return r.value;
+  }
+
+  /**
+   * open() in steps, letting the event loop run between them (one index loaded per step):
+   * a catalogue swap opens the new file this way, so that requests are served while it loads.
+   */
+  static async openInSteps(file: string, opts: { cacheMinMatches?: number } = {}): Promise<Catalogue> {
+    const steps = Catalogue.opening(file, opts);
+    let r = steps.next();
+    for (; r.done !== true; r = steps.next()) await new Promise(setImmediate);
+    return r.value;
+  }
+
+  /** open(), pausing (yield) after each index is loaded. */
+  private static *opening(file: string, opts: { cacheMinMatches?: number }): Generator<void, Catalogue> {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       // Take the shared lock once and keep it, rather than lock and re-check the file
@@ -101,7 +122,7 @@ export class Catalogue {
       // SIGBUS on the next read of a page past the new end; a read() just comes back short.
       // The map saved about 1 µs a product and 50–120 µs a batch of 50 in process
       // (docs/performance.md, "Memory map").
-      return new Catalogue(db, opts.cacheMinMatches);
+      return new Catalogue(db, yield* loadInSteps(db, opts.cacheMinMatches));
     } catch (err) {
       db.close();
       throw err;
@@ -122,23 +143,19 @@ export class Catalogue {
     }
   }
 
-  private constructor(db: Database.Database, cacheMinMatches?: number) {
+  private constructor(db: Database.Database, l: Loaded) {
     this.db = db;
-    const meta = readMeta(db);
-    this.builtAt = meta.get('built_at') ?? 'unknown';
-    const size = (key: string) => Number(meta.get(key) ?? 0);
-    const ingredients = loadIngredients(db, size('ingredients'), size('search_item_bytes'));
-    ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = ingredients);
-    ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = ingredients);
+    this.builtAt = l.meta.get('built_at') ?? 'unknown';
+    ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = l.ingredients);
+    ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = l.ingredients);
     this.ingredients = this.records.length;
-    this.tails = new EntryTails(this.records, ANSWER_SLABS);
-    const products = loadProducts(db, size('products'), size('summary_bytes'));
-    this.summaries = products.summaries;
-    this.products = products.rows.length;
-    this.productIds = loadProductIds(db, this.products);
-    this.filter = new FilterIndex(this.products, products.rows, loadIngredientPostings(db));
-    this.productSearch = loadProductSearch(db, this.products, cacheMinMatches);
-    this.ingredientSearch = loadIngredientSearch(db, this.ingredients, cacheMinMatches);
+    this.tails = l.tails;
+    this.summaries = l.summaries;
+    this.products = l.products;
+    this.productIds = l.productIds;
+    this.filter = l.filter;
+    this.productSearch = l.productSearch;
+    this.ingredientSearch = l.ingredientSearch;
     const answer = (sql: string) => db.prepare(sql).pluck() as Database.Statement<[number], Buffer>;
     this.byOrd = {
       identity: answer('SELECT packed FROM products WHERE ord = ?'),
@@ -317,6 +334,52 @@ function parseOrds(list: string): number[] {
   return out;
 }
 
+/** What a catalogue loads at open, one index at a time (loadInSteps). */
+interface Loaded {
+  meta: Map<string, string>;
+  ingredients: IngredientTables;
+  tails: EntryTails;
+  summaries: Fragments;
+  products: number;
+  productIds: ProductIds;
+  filter: FilterIndex;
+  productSearch: Searcher;
+  ingredientSearch: Searcher;
+}
+
+/** Loads every index of an opened file, pausing (yield) after each. */
+function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generator<void, Loaded> {
+  const meta = readMeta(db);
+  const size = (key: string) => Number(meta.get(key) ?? 0);
+  const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
+  yield;
+  const tails = new EntryTails(ingredients.records, ANSWER_SLABS);
+  yield;
+  const rows = yield* loadProducts(db, size('products'), size('summary_bytes'));
+  const products = rows.rows.length;
+  yield;
+  const productIds = loadProductIds(db, products);
+  yield;
+  const postings = loadIngredientPostings(db);
+  yield;
+  const filter = new FilterIndex(products, rows.rows, postings);
+  yield;
+  const productSearch = loadProductSearch(db, products, cacheMinMatches);
+  yield;
+  const ingredientSearch = loadIngredientSearch(db, ingredients.records.length, cacheMinMatches);
+  return {
+    meta,
+    ingredients,
+    tails,
+    summaries: rows.summaries,
+    products,
+    productIds,
+    filter,
+    productSearch,
+    ingredientSearch,
+  };
+}
+
 /** The meta table, checked: a file of another format or schema version is refused. */
 function readMeta(db: Database.Database): Map<string, string> {
   const meta = new Map<string, string>();
@@ -344,8 +407,15 @@ interface IngredientTables {
   searchItems: Fragments;
 }
 
-/** The ingredients by ord: id lookup, names, records and search items. */
-function loadIngredients(db: Database.Database, count: number, searchItemBytes: number): IngredientTables {
+/** Rows read between two pauses of a loader. */
+const ROWS_PER_STEP = 2048;
+
+/** The ingredients by ord: id lookup, names, records and search items (pausing every ROWS_PER_STEP rows). */
+function* loadIngredients(
+  db: Database.Database,
+  count: number,
+  searchItemBytes: number,
+): Generator<void, IngredientTables> {
   const t: IngredientTables = {
     ordById: new Map(),
     names: [],
@@ -362,6 +432,7 @@ function loadIngredients(db: Database.Database, count: number, searchItemBytes: 
     t.keys[ord] = key;
     t.records[ord] = Buffer.from(record);
     t.searchItems.push(item);
+    if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   return t;
 }
@@ -378,12 +449,12 @@ function loadIngredientPostings(db: Database.Database): Int32Array[] {
   return postings;
 }
 
-/** Each product's filter fields, in ord order, and its summary (2.8 list item). */
-function loadProducts(
+/** Each product's filter fields, in ord order, and its summary (2.8 list item; pausing every ROWS_PER_STEP rows). */
+function* loadProducts(
   db: Database.Database,
   count: number,
   summaryBytes: number,
-): { rows: ProductRowMeta[]; summaries: Fragments } {
+): Generator<void, { rows: ProductRowMeta[]; summaries: Fragments }> {
   const rows: ProductRowMeta[] = [];
   const summaries = new Fragments(count, summaryBytes);
   for (const [ord, bk, category, origin, flags, summary] of db
@@ -392,6 +463,7 @@ function loadProducts(
     .iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
     summaries.push(summary);
     rows.push({ ord, brand_key: bk, category, origin, flags });
+    if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   return { rows, summaries };
 }

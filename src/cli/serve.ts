@@ -157,7 +157,7 @@ const HEAP_GROWING_PERCENT = 50;
 export async function serve(opts: ServeCliOptions, onReady?: (dashboardUrl?: string) => void): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const server = await startServer({ ...opts, dashboard: dashboardSettings(opts), labelPool: labelPool(opts) });
-  process.on('SIGHUP', () => server.reloader.reload('SIGHUP'));
+  process.on('SIGHUP', () => void server.reloader.reload('SIGHUP'));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1); // a second signal stops at once

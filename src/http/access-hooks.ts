@@ -3,7 +3,7 @@
 // → request validation (400/415) [framework] → allowances (429) [preHandler, just
 // before the catalogue is read]. Guarantees: no /v1 handler runs for a request that
 // was not admitted and charged; a batch is charged once per id.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, Grant } from '../access/types';
 import { ApiError } from '../shared/errors';
 
@@ -19,16 +19,51 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Callback hooks rather than async functions: fastify then runs the next step as soon as the
+ * store's promise settles, with no promise of the hook's own for it to wait on (one promise
+ * and one microtask turn less per hook per request).
+ */
 export function installAccessHooks(app: FastifyInstance, access: AccessControl): void {
   app.decorateRequest('grant', null);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const key = req.headers['x-api-key'];
-    req.grant = await access.admit(typeof key === 'string' ? key : undefined);
-    if (req.routeOptions.config.barcode && !req.grant.plan.barcode) throw ApiError.refusal('noBarcodePlan');
+    settle(
+      () => access.admit(typeof key === 'string' ? key : undefined),
+      (grant) => {
+        req.grant = grant;
+        done(req.routeOptions.config.barcode && !grant.plan.barcode ? ApiError.refusal('noBarcodePlan') : undefined);
+      },
+      done,
+    );
   });
-  app.addHook('preHandler', async (req: FastifyRequest, reply) => {
+  app.addHook('preHandler', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const units = req.routeOptions.config.units?.(req) ?? 1;
-    const { trialRemaining } = await access.charge(req.grant!, units);
-    if (trialRemaining !== null) reply.header('X-Trial-Requests-Remaining', trialRemaining);
+    settle(
+      () => access.charge(req.grant!, units),
+      ({ trialRemaining }) => {
+        if (trialRemaining !== null) reply.header('X-Trial-Requests-Remaining', trialRemaining);
+        done();
+      },
+      done,
+    );
   });
+}
+
+/** Runs `op`; `then` with its result, or `fail` with its error, thrown or rejected. */
+function settle<T>(op: () => Promise<T>, then: (value: T) => void, fail: (err: Error) => void): void {
+  let pending: Promise<T>;
+  try {
+    pending = op();
+  } catch (err) {
+    fail(err as Error);
+    return;
+  }
+  pending.then((value) => {
+    try {
+      then(value);
+    } catch (err) {
+      fail(err as Error);
+    }
+  }, fail);
 }

@@ -1,7 +1,9 @@
 // The API's schemas besides the answer records (those are catalogue/answers.ts, re-exported
-// here): lists, errors, health and the shared parameters (uuid, page, q). The operation
-// modules attach them to their routes; from there they validate requests and produce the
-// OpenAPI document, and the tests check every response against them.
+// here) and the responses (responses.ts): lists, health, the shared parameters (uuid,
+// page, q), the letter-or-digit rule, the body limit and what descriptions say of query
+// parameters. The operation modules attach them to their routes; from there they
+// validate requests and produce the OpenAPI document, and the tests check every
+// response against them.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { UUID_PATTERN } from '../shared/text';
 import { LAST_PAGE, PAGE_SIZE, REACHABLE } from '../shared/paging';

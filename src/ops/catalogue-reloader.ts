@@ -1,8 +1,10 @@
 // Catalogue release without downtime: switches the served catalogue to the file now
 // at the --catalogue path, on request (SIGHUP) or when the path is replaced (a rename
 // over it). Guarantees: a file that does not open as a catalogue, or holds no products,
-// is refused with a logged reason and the old one keeps serving; the swap is one reference assignment,
-// and the old file is closed only after every handler that could hold it has returned.
+// is refused with a logged reason and the old one keeps serving; the new file is opened in
+// steps with requests served between them (Catalogue.openInSteps; its label tables are made
+// by the label threads, src/catalogue/label-pool.ts), one reload at a time; the swap is one
+// reference assignment, and the old file is closed only after every handler that could hold it has returned.
 // A served file overwritten in place (`cp new.db served.db` instead of a rename) cannot
 // be served any more (its open handle now reads the new bytes under the old indexes): it
 // is noticed as soon as the file changes (a watch on it, and the poll), `problem` then
@@ -38,6 +40,8 @@ export class CatalogueReloader {
   private watcher: fs.FSWatcher | undefined;
   /** Set while the served file is overwritten in place: why, its identity at the last poll, and one that was refused. */
   private damaged: { reason: string; last: string; refused?: string } | undefined;
+  /** The reload under way (reloads run one after the other). */
+  private reloading: Promise<ReloadOutcome> = Promise.resolve('refused');
 
   /** The served catalogue: read `ref.current` once per request. */
   readonly ref: CatalogueRef;
@@ -61,12 +65,19 @@ export class CatalogueReloader {
     return this.damaged?.reason;
   }
 
-  /** Opens the file at the path and serves it, or refuses it and keeps the current one. */
-  reload(trigger: string): ReloadOutcome {
+  /**
+   * Opens the file at the path and serves it, or refuses it and keeps the current one; after
+   * any reload under way. The file is opened in steps, requests served between them.
+   */
+  reload(trigger: string): Promise<ReloadOutcome> {
+    return (this.reloading = this.reloading.then(() => this.reloadNow(trigger)));
+  }
+
+  private async reloadNow(trigger: string): Promise<ReloadOutcome> {
     this.seen = identity(this.file);
     let next: Catalogue;
     try {
-      next = openServable(this.file);
+      next = await openServable(this.file);
     } catch (err) {
       const c = this.ref.current;
       const reason = err instanceof Error ? err.message : String(err);
@@ -125,11 +136,12 @@ export class CatalogueReloader {
     if (now === undefined) return;
     if (this.damaged) {
       // Opened again only once the file has stopped changing for a whole poll.
-      if (now.full === this.damaged.last && now.full !== this.damaged.refused) this.reload('file overwritten in place');
+      if (now.full === this.damaged.last && now.full !== this.damaged.refused)
+        void this.reload('file overwritten in place');
       else this.damaged.last = now.full;
     } else if (now.full !== this.seen?.full) {
       if (now.file === this.seen?.file) this.noticeOverwrite();
-      else this.reload('file replaced');
+      else void this.reload('file replaced');
     }
   }
 
@@ -143,8 +155,8 @@ export class CatalogueReloader {
 }
 
 /** Opens a catalogue to switch to; one with no products would answer every request empty, so it is refused. */
-function openServable(file: string): Catalogue {
-  const c = Catalogue.open(file);
+async function openServable(file: string): Promise<Catalogue> {
+  const c = await Catalogue.openInSteps(file);
   if (c.products > 0) return c;
   c.close();
   throw new Error('the catalogue has no products');

@@ -35,13 +35,16 @@ export function getProduct(app: Api): void {
           }),
         },
       },
-      preValidation: async (req) => {
+      // A callback, not an async function: no promise per request.
+      preValidation: (req, _reply, done) => {
         const { id } = req.params;
-        if (isBarcode(id))
-          throw new ApiError(
+        if (!isBarcode(id)) return done();
+        done(
+          new ApiError(
             'bad_request',
             `id must be a uuid; ${id} looks like a barcode: use GET /v1/products/barcode/${id}`,
-          );
+          ),
+        );
       },
     },
     (req, reply) => {

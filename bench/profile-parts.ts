@@ -1,0 +1,70 @@
+// Where a route's server CPU goes, by part: `node dist/bench/profile-parts.js DIR [US_PER_REQUEST]`.
+// Reads the V8 CPU profiles a bench run wrote (`npm run bench -- --profile NAME`, DIR is the
+// run's profile folder), skips the first SKIP_MS (start-up, catalogue open, warm-up) and idle
+// samples, and sums self time into the parts of docs/performance.md's table: framework, hooks,
+// access and metering, validation, read, log, socket, collection, other. With the scenario's
+// CPU µs per request, each part is also printed in µs. Guarantees: every busy sample counts
+// in exactly one part (by the file its function is in, or the builtin's name).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const SKIP_MS = Number(process.env.SKIP_MS ?? 15_000);
+const IDLE = new Set(['(idle)', '(program)']);
+
+const PARTS: Array<[string, (url: string, fn: string) => boolean]> = [
+  ['collection', (_u, f) => f === '(garbage collector)'],
+  ['log', (u) => /request-log|log-blocks|\/pino\/|sonic-boom/.test(u)],
+  ['access and metering', (u) => /\/src\/access\/|better-sqlite3\/lib\/methods\/transaction|crypto\/hash/.test(u)],
+  ['validation', (u) => /validator|validation|\/ajv\/|typebox|fast-querystring|src\/http\/query/.test(u)],
+  ['hooks', (u) => /src\/http\/(security-headers|raw-answers|unread-body|catalogue-outage|access-hooks)/.test(u)],
+  ['read (catalogue)', (u) => /\/src\/catalogue\/|better-sqlite3/.test(u)],
+  [
+    'socket (write and read)',
+    (u, f) =>
+      /^(writev|writeString|writeBuffer|writeUtf8String|writeLatin1String|readStart|onStreamRead)$/.test(f) ||
+      /stream_base_commons|internal\/streams|node:net/.test(u),
+  ],
+  [
+    'framework (fastify, node:http, event loop)',
+    (u, f) =>
+      /fastify|find-my-way|avvio|_http_|node:events|task_queues|timers|async_hooks|src\/http\//.test(u) ||
+      f === '(anonymous)',
+  ],
+  ['other', () => true],
+];
+
+export function parts(dir: string): Map<string, number> {
+  const out = new Map<string, number>(PARTS.map(([p]) => [p, 0]));
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
+    const p = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Profile;
+    const partOf = new Map<number, string | null>();
+    for (const n of p.nodes) {
+      const { functionName: fn, url } = n.callFrame;
+      partOf.set(n.id, IDLE.has(fn) ? null : PARTS.find(([, test]) => test(url, fn))![0]);
+    }
+    let t = 0;
+    p.samples.forEach((id, i) => {
+      t += p.timeDeltas[i] ?? 0;
+      const part = partOf.get(id);
+      if (t >= SKIP_MS * 1000 && part) out.set(part, out.get(part)! + 1);
+    });
+  }
+  return out;
+}
+
+if (require.main === module) {
+  const [dir, perRequest] = process.argv.slice(2);
+  const counts = parts(dir);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  for (const [part, n] of counts) {
+    const share = n / total;
+    const us = perRequest === undefined ? '' : `  ${(share * Number(perRequest)).toFixed(1).padStart(6)} µs`;
+    process.stdout.write(`${part.padEnd(44)} ${(100 * share).toFixed(1).padStart(5)} %${us}\n`);
+  }
+}
