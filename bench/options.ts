@@ -29,7 +29,7 @@ const HELP = `usage: npm run bench -- [options]   (or node dist/bench/run.js [op
   --duration S      seconds measured per scenario (default 10)    BENCH_DURATION
   --warmup S        seconds of warm-up per scenario (default 2)   BENCH_WARMUP
   --connections N   concurrent connections, no pipelining (default 32)  BENCH_CONNECTIONS
-  --only A,B        run only these scenarios (baseline always runs)     BENCH_ONLY
+  --only A,B        run only these scenarios (baseline always runs; signin-flood: the API beside a sign-in flood)  BENCH_ONLY
   --workers N       workers for the cluster scenarios (default: cores; 0 skips)  BENCH_WORKERS
   --redis URL       Redis for the metering scenario (default redis://127.0.0.1:6379/13; "off" skips)  BENCH_REDIS
   --rebuild         rebuild the cached catalogue

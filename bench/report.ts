@@ -2,6 +2,7 @@
 // JSON and BENCHMARKS.md. Guarantees: every CPU ratio is to a bare node:http server of the
 // same run (the small-body one, or for whole products the one sending a product-sized
 // body); a scenario with any non-2xx response or socket error is marked, never hidden.
+import type { FloodResult } from './signin-flood';
 import { GROWTH_TARGET, SHAPE_TARGET_MS } from './label-cost';
 import { swapHoldText, type SwapHold } from './swap-hold';
 import { INTERFERENCE_TARGET, interferenceText, type Interference } from './label-interference';
@@ -47,6 +48,8 @@ export interface Results {
   } | null;
   scenarios: ScenarioResult[];
   targets: TargetCheck[];
+  /** The API beside a sign-in flood (bench/signin-flood.ts); absent when not run. */
+  signinFlood?: FloodResult;
   /** In-process µs per label analysis and per product read by id (bench/label-cost.ts); null when not run. */
   labelCost: {
     entries: number;

@@ -1,7 +1,8 @@
 // `npm run bench`: builds (or reuses) the synthetic catalogue, starts each server in its
 // own process and measures every scenario with the same load, after a baseline taken in
 // the same run. Prints one table and the target checks, writes bench/results/*.json
-// and, with --markdown, BENCHMARKS.md. Options: bench/options.ts (--help).
+// and, with --markdown, BENCHMARKS.md. Options: bench/options.ts (--help). Last, the sign-in
+// flood (bench/signin-flood.ts; alone: `npm run bench:signin-flood`, or --only signin-flood).
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
@@ -17,8 +18,12 @@ import { checkTargets, machine, markdown, targetsText, textTable, type Results, 
 import { startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
+import { floodText, runSigninFlood } from './signin-flood';
 import { measureSwapHold } from './swap-hold';
 import { measureInterference } from './label-interference';
+
+/** Not a scenario of the table: the API beside a sign-in flood, printed after it. */
+const FLOOD = 'signin-flood';
 
 type ServerKind =
   | 'baseline'
@@ -107,8 +112,8 @@ async function main(): Promise<void> {
   const root = resolve(dist, '..');
   const wanted = o.profile !== undefined ? [o.profile] : o.only;
   for (const id of wanted)
-    if (!SCENARIOS.some((s) => s.id === id))
-      throw new Error(`unknown scenario "${id}" (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`);
+    if (id !== FLOOD && !SCENARIOS.some((s) => s.id === id))
+      throw new Error(`unknown scenario "${id}" (scenarios: ${[...SCENARIOS.map((s) => s.id), FLOOD].join(', ')})`);
   const bareFor = (ids: string[]) =>
     ids.flatMap((id) => {
       const bare = SCENARIOS.find((s) => s.id === id)?.bare;
@@ -244,6 +249,17 @@ async function main(): Promise<void> {
   };
   r.targets = checkTargets(r);
   process.stdout.write('\n' + textTable(r) + '\n' + targetsText(r));
+  if (o.profile === undefined && (o.only.length === 0 || o.only.includes(FLOOD))) {
+    log(`${FLOOD}: product by id at a fixed rate, quiet and beside a sign-in flood, ${o.duration} s each`);
+    const product = workload.productById[0]?.path ?? '/v1/products/none';
+    r.signinFlood = await runSigninFlood(root, {
+      seconds: o.duration,
+      rate: 100,
+      flooders: 20,
+      catalogue: { file: cat.file, product },
+    });
+    process.stdout.write('\n' + floodText(r.signinFlood) + '\n');
+  }
   const out = join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const json = JSON.stringify(r, null, 2) + '\n';

@@ -49,6 +49,16 @@ export function resetHashStats(): void {
   stats.refused = 0;
 }
 
+/** True when a hash started now would run. */
+export function hashesFree(): boolean {
+  return running < slots;
+}
+
+/** Counts a refusal made without calling in here (the dashboard's early answer). */
+export function noteBusyRefusal(): void {
+  stats.refused++;
+}
+
 /** Throws the BUSY refusal when a hash started now would be refused (a later one may still lose the slot to another). */
 export function refuseIfBusy(): void {
   if (running >= slots) throw busy();

@@ -19,7 +19,7 @@ import helmet from '@fastify/helmet';
 import view from '@fastify/view';
 import fastifyStatic from '@fastify/static';
 import { Eta } from 'eta';
-import { BUSY_RETRY_S, isBusy, type AccessAccounts, type UserRecord } from '../access';
+import { BUSY_RETRY_S, hashesFree, isBusy, noteBusyRefusal, type AccessAccounts, type UserRecord } from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
@@ -27,7 +27,7 @@ import { FormTokens } from './form-tokens';
 import { ABSOLUTE_MS, type DashboardSettings } from './settings';
 import { standingOf, wallOf, type Wall } from './wall';
 import { POLL_MS, refresh } from './live-settings';
-import { PREFIX, errorPage, type DashboardDeps } from './pages';
+import { ERROR_PAGE, PREFIX, errorPage, type DashboardDeps } from './pages';
 import { accountRoutes } from './routes/account';
 import { signUpRoutes } from './routes/signup';
 import { keyRoutes } from './routes/keys';
@@ -116,10 +116,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     reply.header('content-security-policy', csp);
     done();
   });
-  await app.register(view, {
-    engine: { eta: new Eta({ views: VIEWS, autoEscape: true, cache: true }) },
-    templates: VIEWS,
-  });
+  const eta = new Eta({ views: VIEWS, autoEscape: true, cache: true });
+  await app.register(view, { engine: { eta }, templates: VIEWS });
   app.decorateRequest('user', null);
   app.decorateRequest('wall', null);
   app.decorateReply('page', function (this: FastifyReply, name: string, data: Record<string, unknown> = {}) {
@@ -178,11 +176,28 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   app.addHook('onClose', async () => clearInterval(live));
   if (billing !== undefined) every(3_600_000, 'overage not reported', () => billing.reportOverage());
   if (alerts !== undefined) every(ALERT_MS, 'usage alerts not checked', () => alerts.check());
-  await app.register(pages, all);
+  await app.register(pages, { ...all, busyPage: eta.render('./error', { ...ERROR_PAGE.busy, ...BLANK, status: 503 }) });
 }
 
-async function pages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+/** A page that needs no session, user or form token. */
+const BLANK = { user: null, wall: null, csrf: '', path: '' };
+
+/** The forms whose handling hashes a password (src/access/passwords.ts bounds the hashes at once). */
+const HASHING_FORMS = new Set(['sign-in', 'sign-up', 'password', 'reset/:token'].map((p) => `${PREFIX}/${p}`));
+
+async function pages(app: FastifyInstance, deps: DashboardDeps & { busyPage: string }): Promise<void> {
   const { accounts, settings } = deps;
+  // First of all, before cookies, session, body and form token: a form that would hash a password
+  // while the process hashes its bound already is answered at once, with the page made at start.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method !== 'POST' || hashesFree() || !HASHING_FORMS.has(req.routeOptions.url ?? '')) return done();
+    noteBusyRefusal();
+    void reply
+      .code(503)
+      .header('retry-after', String(BUSY_RETRY_S))
+      .type('text/html; charset=utf-8')
+      .send(deps.busyPage);
+  });
   const forms = new FormTokens(accounts);
   let signer: Signer | undefined;
   /** Reads the session secret once; it signs the cookies and keys the form tokens. */

@@ -28,7 +28,7 @@ export interface DashboardDeps {
   alerts?: UsageAlerts;
 }
 
-const ERRORS: Record<string, { title: string; text: string }> = {
+export const ERROR_PAGE: Record<string, { title: string; text: string }> = {
   unavailable: {
     title: 'Service unavailable',
     text: 'The dashboard cannot reach its data store just now. Nothing was changed. Please retry in a few seconds.',
@@ -59,8 +59,8 @@ const ERRORS: Record<string, { title: string; text: string }> = {
 };
 
 /** A plain page for a refusal or a failure; never a stack trace. */
-export function errorPage(reply: FastifyReply, status: number, kind: keyof typeof ERRORS): FastifyReply {
-  const e = ERRORS[kind];
+export function errorPage(reply: FastifyReply, status: number, kind: keyof typeof ERROR_PAGE): FastifyReply {
+  const e = ERROR_PAGE[kind];
   let csrf = '';
   try {
     csrf = reply.formToken();
