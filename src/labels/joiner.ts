@@ -819,7 +819,7 @@ const STEREO = /(?<=^|\s)(?:(?:D|L|DL)\s+|(?:D|L|DL|d|l|dl)-)(?=[A-Za-z]{4})/g;
 /** "Common (Latin Name) Part …": the bracketed group, the text after it. */
 const LATIN_INSIDE = /^([A-Za-z' -]+)\(([A-Za-z ]+)\)\s+([A-Za-z][A-Za-z -]*)$/;
 const QUALIFIERS =
-  /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((ORGANIC|NANO|NON-NANO)\)$/i;
+  /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((CERTIFIED ORGANIC|ORGANIC|NANO|NON-NANO)\)$/i;
 /** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
 const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
 /** A colour index, a slash, a second bare number: "Ci 77491/77492" (a group). */
@@ -1004,14 +1004,15 @@ function balanced(s: string): boolean {
 }
 
 /** What usForm's replaces need printed: when a text prints none of them, they change nothing. */
-const UNPRINTED = /%|\d-\d\d-\d|^extracts? of /i;
+const UNPRINTED = /%|mg\s*\/\s*g|\d-\d\d-\d|^extracts? of /i;
 const UNSPELT = /sulph|aluminium|colour|\d-0-[A-Za-z]|floral|^(?:and|&)\s/i;
 
-/** The base form without percentages, CAS numbers or "extract of", species renamed, in US spelling. */
+/** The base form without percentages or amounts per gram, CAS numbers or "extract of", species renamed, in US spelling. */
 function usForm(base: string): string {
   const printed = UNPRINTED.test(base)
     ? base
         .replace(/\s*\d+(\.\d+)?\s*%/g, '')
+        .replace(/\s*\d+(?:[.,]\d+)?\s*mg\s*\/\s*g\b/gi, '') // an amount per gram ("50mg/g"), as a percentage
         .replace(/\s*\b\d{2,7}-\d{2}-\d\b/g, '')
         .replace(/^extracts? of /i, '')
     : base;

@@ -40,10 +40,10 @@ const CLAIM_ENTRY =
 const CLAIM_HINT = /free|sustainabl|independently|formulated|gmo|farming|^n/i;
 /** Sentences that end a list and are not ingredients. */
 const DISCLAIMER =
-  /(please be aware|ingredient lists? (may|are subject to) change|certified organic|clean at sephora|this product is|\bis free of\b|for the most (complete|current|up-to-date)|we are unable to|refer to the (ingredient list|product packaging))/i;
+  /(please be aware|ingredient lists? (may|are subject to) change|(?<!\(\s*)certified organic|clean at sephora|this product is|\bis free of\b|for the (most (complete|current|up-to-date)|latest)|we are unable to|refer to the (ingredient list|product packaging)|visit the .{1,60} boutique)/i;
 /** Prefixes that announce the list ("Ingredients:"). */
 const LIST_PREFIX =
-  /^(full |key )?(ingredients?( list)?|ingr[ée]dients|inci|composition|active ingredients?|inactive ingredients?|other ingredients)\s*[:\-–—]\s*/i;
+  /^(full |key )?(ingredients?( list)?|ingr[ée]dients|inci|composition|active(?: ingredients?)?|inactive(?: ingredients?)?|other ingredients)\s*[:\-–—]\s*/i;
 /** Markers that open a "may contain" colour section, with any brackets and colon. */
 const MAY_CONTAIN =
   /^[[(]?\s*(may contain|peut contenir|puede contener|kann enthalten|\+\s*\/\s*-|±)\s*[\])]?\s*([[(]\s*(\+\s*\/\s*-|may contain)\s*[\])])?\s*[:\-–—]?\s*([[(]\s*(\+\s*\/\s*-|±)\s*[\])]\s*)?/i;
@@ -355,7 +355,8 @@ function normalise(text: string): string {
     t = t
       .replace(MAY_TRANSLATED, '$1') // a marker printed in several languages is one marker
       .replace(LIST_TRANSLATED, '$1'); // and so is a list header
-  if (t.includes(':')) t = t.replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive|other) ingredients?\s*:)/gi, '\n'); // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
+  if (t.includes(':'))
+    t = t.replace(/(?:\.|(?<![. ]))[ ]+(?=(inactive(?: ingredients?)?|other ingredients?)\s*:)/gi, '\n'); // "Active Ingredient: X. Inactive Ingredients: …": two lists (a run of spaces tried once)
   return t.trim();
 }
 
@@ -589,7 +590,8 @@ function listText(line: string): string {
   let text = line;
   if (text.includes('.'))
     text = text.replace(/\.(?=(\s+))\1(?=[[(]?\s*(may contain|peut contenir|\+\s*\/\s*-))/gi, ', '); // the spaces taken whole, once;
-  if (text.includes(':')) text = text.replace(/(?:[.,;]\s*|(?<!\s)\s+|)\b(inactive|other) ingredients?\s*:\s*/gi, ', '); // a run of spaces tried once;
+  if (text.includes(':'))
+    text = text.replace(/(?:[.,;]\s*|(?<!\s)\s+|)\b(inactive(?: ingredients?)?|other ingredients?)\s*:\s*/gi, ', '); // a run of spaces tried once;
   if (text.includes('[')) text = text.replace(/(?<![,;(\s])\s*(?=\[\s*(\+\s*\/\s*-|±|may contain))/gi, ', ');
   return text;
 }
@@ -690,10 +692,20 @@ function twoGroups(inner: string): boolean {
 
 /** The one percentage an entry states ("Niacinamide (10%)", "Zinc Oxide 20%"), or null. */
 function concentrationOf(name: string): number | null {
-  if (!name.includes('%')) return null;
+  if (!name.includes('%')) return perGram(name);
   PERCENT.lastIndex = 0;
   const one = PERCENT.exec(name);
   if (one === null || PERCENT.exec(name) !== null) return null; // none, or two or more
   const v = Number(one[1].replace(',', '.'));
   return v > 0 && v <= 100 ? v : null;
 }
+
+/** An amount per gram printed with a name ("Octyl Salicylate 50mg/g"): the % w/w it is (5), when it prints one. */
+function perGram(name: string): number | null {
+  if (!name.includes('/')) return null;
+  const all = name.match(MG_PER_G);
+  if (all === null || all.length !== 1) return null;
+  const v = Number(/\d+(?:[.,]\d+)?/.exec(all[0])?.[0].replace(',', '.')) / 10;
+  return v > 0 && v <= 100 ? v : null;
+}
+const MG_PER_G = /(?<![\d.,])\d+(?:[.,]\d+)?\s*mg\s*\/\s*g\b/gi;
