@@ -8,7 +8,7 @@
 // printed without a separator ("Glycerin Butylene Glycol") becomes two entries, each
 // joined with rule "split" (LabelJoiner.split).
 import type { LabelEntry } from './parser';
-import type { Join, LabelJoiner, SplitPart } from './joiner';
+import type { Join, JoinNote, LabelJoiner, SplitPart } from './joiner';
 
 export interface JoinedEntry<T> extends LabelEntry {
   join: Join<T> | null;
@@ -19,7 +19,7 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
 }
 
 /** What one printed name gave: its join, and its split once asked (undefined: not yet). */
-interface Remembered<T> {
+interface Remembered<T> extends JoinNote {
   join: Join<T> | null;
   parts?: [SplitPart<T>, SplitPart<T>] | null;
 }
@@ -38,10 +38,19 @@ export function* eachJoinedEntry<T>(
 ): Generator<JoinedEntry<T>> {
   const known = (name: string): Remembered<T> => {
     let r = memo.get(name);
-    if (r === undefined) memo.set(name, (r = { join: joiner.join(name) }));
+    if (r === undefined) {
+      r = { join: null, stop: 0 };
+      r.join = joiner.join(name, r);
+      memo.set(name, r);
+    }
     return r;
   };
-  const join1 = (name: string): Join<T> | null => known(name).join;
+  /** The join of two neighbours printed as one name (joinPair), remembered as that name's. */
+  const pairOf = (both: string, a: string, ra: Remembered<T>, b: string, rb: Remembered<T>): Join<T> | null => {
+    let r = memo.get(both);
+    if (r === undefined) memo.set(both, (r = { join: joiner.joinPair(a, b, ra, rb, both), stop: 0 }));
+    return r.join;
+  };
   /** The name's split (splitOf given its join). */
   const split1 = (r: Remembered<T>, name: string) => (r.parts ??= splitOf(name, r.join, joiner));
   for (let i = 0; i < entries.length; i++) {
@@ -59,7 +68,7 @@ export function* eachJoinedEntry<T>(
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
       const both = `${e.label_name}, ${next.label_name}`;
       const rn = known(next.label_name);
-      const pair = rn.join === null ? join1(both) : null;
+      const pair = rn.join === null ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.
       if (pair !== null && pair.rule !== 'colour_index' && split1(rn, next.label_name) === null) {
         yield { ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair };

@@ -343,7 +343,24 @@ interface JoinState {
   /** colourIndexes(label) (undefined: not made yet). */
   cis?: string[];
   byForm?: boolean;
+  /** The US form is the base form (set with forms). */
+  usSame?: boolean;
 }
+
+/**
+ * What join notes of a name it stopped before the steps after the printed form
+ * (mayJoinOtherwise), for joinPair: 0 (not stopped there, or not a plain name), else
+ * STOPPED, with BEGINS when a word of it begins a key and ENDS when its last word ends one.
+ */
+export interface JoinNote {
+  stop?: number;
+}
+const STOPPED = 1;
+const BEGINS = 2;
+const ENDS = 4;
+
+/** Letters and digits, words one space apart: its base, first and US forms are itself, its exact key its upper case. */
+const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
 
 export class LabelJoiner<T> {
   /**
@@ -415,15 +432,44 @@ export class LabelJoiner<T> {
     this.tooLong = !off.has('too_long');
   }
 
-  /** The target a printed name stands for and how it was found (and by which step), or null. */
-  join(label: string): Join<T> | null {
+  /**
+   * The target a printed name stands for and how it was found (and by which step), or null;
+   * `note`: what joinPair needs to know of a name that joins nothing (JoinNote).
+   */
+  join(label: string, note?: JoinNote): Join<T> | null {
+    return this.run(label, this.steps.length, note);
+  }
+
+  /**
+   * join(`${a}, ${b}`) for two neighbouring names that joined nothing (join-entries.ts), given
+   * their notes. When both are plain names that join stopped at the gate (na, nb), the pair is
+   * plain too and no step after the printed form can join it, unless a word of `a` begins a
+   * key and the last word of `b` ends one: every fact mayJoinOtherwise asks of the pair (its
+   * colour indexes, CAS numbers, respelt words, words beginning keys; its first two words, a
+   * comma) is one of `a`'s or `b`'s, its last word is `b`'s, and nothing of `a` and `b` joined.
+   * So only the printed form is looked up.
+   */
+  joinPair(a: string, b: string, na: JoinNote, nb: JoinNote, both = `${a}, ${b}`): Join<T> | null {
+    const x = na.stop ?? 0;
+    const y = nb.stop ?? 0;
+    if (x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0)) return this.join(both);
+    return this.run(both, this.gate);
+  }
+
+  /** The steps before `upto` (steps.length: all; the gate: the printed form's). */
+  private run(label: string, upto: number, note?: JoinNote): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
-    const base = baseForm(label);
-    const first = base.replace(/\s+/g, ' ').trim(); // firstForm(label)
-    const s: JoinState = { label, base, first, firstKey: exactKey(first), printed: undefined, forms: undefined };
-    for (let i = 0; i < this.steps.length; i++) {
+    const plain = PLAIN.test(label);
+    const base = plain ? label : baseForm(label);
+    const first = plain ? label : base.replace(/\s+/g, ' ').trim(); // firstForm(label)
+    const firstKey = plain ? label.toUpperCase() : exactKey(first);
+    const s: JoinState = { label, base, first, firstKey, printed: undefined, forms: undefined };
+    for (let i = 0; i < upto; i++) {
       // Most names that join nothing stop here, before the costlier steps (a name new to the catalogue).
-      if (i === this.gate && !this.mayJoinOtherwise(s)) return null;
+      if (i === this.gate && !this.mayJoinOtherwise(s)) {
+        if (note !== undefined) note.stop = plain ? this.stopOf(s) : 0;
+        return null;
+      }
       const step = this.steps[i];
       const j = step.run(s);
       if (j === NO_JOIN) return null;
@@ -456,6 +502,14 @@ export class LabelJoiner<T> {
     );
   }
 
+  /** JoinNote.stop of a plain name the gate stopped. */
+  private stopOf(s: JoinState): number {
+    if (s.usSame !== true) return 0;
+    const words = s.firstKey.split(' ');
+    const begins = words.some((w) => this.index.mayBegin(w));
+    return STOPPED | (begins ? BEGINS : 0) | (this.index.mayEnd(words[words.length - 1]) ? ENDS : 0);
+  }
+
   /** The printed form's look-up (aliases, exact name, compact name, synonyms), made once; the join when it is of this kind. */
   private printed(s: JoinState, kind: 'alias' | 'exact' | 'compact' | 'synonym'): Join<T> | null {
     if (s.printed === undefined) s.printed = s.first === '' ? null : this.lookup(s.first, true, s.firstKey);
@@ -476,6 +530,7 @@ export class LabelJoiner<T> {
       const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || startsWithGenus(p, b);
       s.forms = byForm ? formsOf(s.base, us, ok) : [];
       s.byForm = byForm;
+      s.usSame = s.base === us;
     }
     return s.forms;
   }
