@@ -66,9 +66,11 @@ export function* eachJoinedEntry<T>(
     }
     const next = entries[i + 1];
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
-      const both = `${e.label_name}, ${next.label_name}`;
       const rn = known(next.label_name);
-      const pair = rn.join === null ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
+      // Most pairs are known to join nothing from what joining each name found (pairMayJoin).
+      const mayJoin = rn.join === null && joiner.pairMayJoin(e.label_name, r, rn);
+      const both = `${e.label_name}, ${next.label_name}`;
+      const pair = mayJoin ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.
       if (pair !== null && pair.rule !== 'colour_index' && split1(rn, next.label_name) === null) {
         yield { ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair };

@@ -107,6 +107,8 @@ export class JoinIndex<T> {
   private botanyWords: Botany | null = null;
   /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
   private keysSorted: SortedKeys | null = null;
+  /** The spellings' text before ", " (exact keys), and how many spellings they were made of. */
+  private spellingHeads: { heads: Set<string>; of: number } | null = null;
   /** The records of the names "CI nnnnn" by their number (colour indexes), made on first use. */
   private colourIndexNames: Map<string, T> | null = null;
   private names: Map<T, string> | null = null;
@@ -177,6 +179,17 @@ export class JoinIndex<T> {
       };
     }
     return this.keysSorted;
+  }
+
+  /** True when a spelling (an exact key) begins with this exact key and ", ". */
+  spellingBegins(key: string): boolean {
+    // Made again when spellings were added (the build adds them after joining: label-keys.ts).
+    if (this.spellingHeads === null || this.spellingHeads.of !== this.spellings.size) {
+      const heads = new Set<string>();
+      for (const k of this.spellings.keys()) if (k.includes(', ')) heads.add(k.slice(0, k.indexOf(', ')));
+      this.spellingHeads = { heads, of: this.spellings.size };
+    }
+    return this.spellingHeads.heads.has(key);
   }
 
   /** The record of the name "CI n" (n: five digits), looked up by its number. */
@@ -358,6 +371,8 @@ export interface JoinNote {
 const STOPPED = 1;
 const BEGINS = 2;
 const ENDS = 4;
+/** A key begins with the name's compact form (a name printed with a comma inside may be a key). */
+const HEAD = 8;
 
 /** Letters and digits, words one space apart: its base, first and US forms are itself, its exact key its upper case. */
 const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
@@ -450,10 +465,25 @@ export class LabelJoiner<T> {
    * So only the printed form is looked up.
    */
   joinPair(a: string, b: string, na: JoinNote, nb: JoinNote, both = `${a}, ${b}`): Join<T> | null {
+    if (this.pairByAnyStep(na, nb)) return this.join(both);
+    return this.pairMayJoin(a, na, nb) ? this.run(both, this.gate) : null;
+  }
+
+  /**
+   * False when joinPair(a, b, na, nb) is null, known from the notes alone: the pair is looked
+   * up as printed only, and its exact and compact keys begin with a's (a key begins with it,
+   * HEAD, or a spelling with it and a comma).
+   */
+  pairMayJoin(a: string, na: JoinNote, nb: JoinNote): boolean {
+    if (this.pairByAnyStep(na, nb)) return true;
+    return ((na.stop ?? 0) & HEAD) !== 0 || this.index.spellingBegins(a.toUpperCase());
+  }
+
+  /** Whether the pair of two names with these notes must go through every step (joinPair). */
+  private pairByAnyStep(na: JoinNote, nb: JoinNote): boolean {
     const x = na.stop ?? 0;
     const y = nb.stop ?? 0;
-    if (x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0)) return this.join(both);
-    return this.run(both, this.gate);
+    return x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0);
   }
 
   /** The steps before `upto` (steps.length: all; the gate: the printed form's). */
@@ -507,7 +537,8 @@ export class LabelJoiner<T> {
     if (s.usSame !== true) return 0;
     const words = s.firstKey.split(' ');
     const begins = words.some((w) => this.index.mayBegin(w));
-    return STOPPED | (begins ? BEGINS : 0) | (this.index.mayEnd(words[words.length - 1]) ? ENDS : 0);
+    const ends = this.index.mayEnd(words[words.length - 1]);
+    return STOPPED | (begins ? BEGINS : 0) | (ends ? ENDS : 0) | (this.index.mayBegin(words.join('')) ? HEAD : 0);
   }
 
   /** The printed form's look-up (aliases, exact name, compact name, synonyms), made once; the join when it is of this kind. */
