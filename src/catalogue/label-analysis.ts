@@ -27,11 +27,26 @@ const WEAK_RECORD = [/"cas_number":null/, /"ec_number":null/, /"functions":\[\]/
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 /**
- * The catalogue's joiner remembering each split part for one analysis (each name's join
- * and split are remembered by eachJoinedEntry's JoinMemo, one for all sections).
+ * The catalogue's joiner remembering each split part and each part of "A/B" for one
+ * analysis (each name's join and split are remembered by eachJoinedEntry's JoinMemo, one
+ * for all sections): a label's names share their parts ("Water/…/Eau").
  */
 class RememberingJoiner extends LabelJoiner<number> {
   private readonly parts = new Map<string, Join<number> | null>();
+  private readonly wholeNames = new Map<string, Join<number> | null>();
+  private readonly genusFirsts = new Map<string, boolean>();
+
+  protected override wholeName(text: string): Join<number> | null {
+    let j = this.wholeNames.get(text);
+    if (j === undefined) this.wholeNames.set(text, (j = super.wholeName(text)));
+    return j;
+  }
+
+  protected override genusFirst(part: string): boolean {
+    let g = this.genusFirsts.get(part);
+    if (g === undefined) this.genusFirsts.set(part, (g = super.genusFirst(part)));
+    return g;
+  }
 
   /** A part of a split, remembered: the splits of names sharing their first words try the same parts. */
   protected override strict(text: string, colourAlone: boolean): Join<number> | null {

@@ -557,8 +557,7 @@ export class LabelJoiner<T> {
       // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
       const cis = us === s.label ? this.cisOf(s) : colourIndexes(us);
       const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us, cis);
-      const b = this.index.botany();
-      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || startsWithGenus(p, b);
+      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || this.genusFirst(p);
       s.forms = byForm ? formsOf(s.base, us, ok) : [];
       s.byForm = byForm;
       s.usSame = s.base === us;
@@ -684,7 +683,7 @@ export class LabelJoiner<T> {
     const joined: Join<T>[] = [];
     for (const p of plain.split(/[/\\]/)) {
       // A plant named in two languages or by two of its records ("Candelilla Cera / Candelilla Wax"): one thing.
-      if (startsWithGenus(p, this.index.botany())) return false;
+      if (this.genusFirst(p)) return false;
       const j = this.wholeName(p);
       if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
     }
@@ -699,10 +698,15 @@ export class LabelJoiner<T> {
   }
 
   /** The text as a whole name: a name (exact or compact), an alias or a synonym as printed, of a record not weak. */
-  private wholeName(text: string): Join<T> | null {
+  protected wholeName(text: string): Join<T> | null {
     const f = firstForm(text);
     const j = f === '' ? null : this.lookup(f, true);
     return j === null || this.index.weak.has(j.target) ? null : j;
+  }
+
+  /** A part of "A/B" that begins with a genus (startsWithGenus). */
+  protected genusFirst(part: string): boolean {
+    return startsWithGenus(part, this.index.botany());
   }
 
   /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
@@ -1134,7 +1138,7 @@ function formsOf(
     add(g);
     add(withoutGroups(g));
   }
-  for (const f of [us, noParens]) {
+  for (const f of noParens === us ? [us] : [us, noParens]) {
     if (!/[/\\]/.test(f)) continue;
     const parts = f.split(/[/\\]/);
     // "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a group) unless its
