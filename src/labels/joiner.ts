@@ -374,6 +374,9 @@ const ENDS = 4;
 /** A key begins with the name's compact form (a name printed with a comma inside may be a key). */
 const HEAD = 8;
 
+/** A colour index printed alone, as CosIng names it (printedOnly). */
+const COLOUR_INDEX_ALONE = /^CI \d{5}$/;
+
 /** Letters and digits, words one space apart: its base, first and US forms are itself, its exact key its upper case. */
 const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
 
@@ -388,6 +391,8 @@ export class LabelJoiner<T> {
   private readonly gate: number;
   /** Whether the too_long step is on (a name longer than MAX_TOLERANT_LENGTH then joins only as printed). */
   private readonly tooLong: boolean;
+  /** Whether every step is on (a colour index printed alone then joins only as printed: printedOnly). */
+  private readonly allSteps: boolean;
 
   constructor(
     readonly index: JoinIndex<T>,
@@ -445,6 +450,7 @@ export class LabelJoiner<T> {
     const gate = this.steps.findIndex((st) => !PRINTED_STEPS.has(st.name));
     this.gate = gate < 0 ? this.steps.length : gate;
     this.tooLong = !off.has('too_long');
+    this.allSteps = this.steps.length === JOIN_STEPS.length;
   }
 
   /**
@@ -496,7 +502,7 @@ export class LabelJoiner<T> {
     const s: JoinState = { label, base, first, firstKey, printed: undefined, forms: undefined };
     for (let i = 0; i < upto; i++) {
       // Most names that join nothing stop here, before the costlier steps (a name new to the catalogue).
-      if (i === this.gate && !this.mayJoinOtherwise(s)) {
+      if (i === this.gate && (this.printedOnly(s) || !this.mayJoinOtherwise(s))) {
         if (note !== undefined) note.stop = plain ? this.stopOf(s) : 0;
         return null;
       }
@@ -530,6 +536,18 @@ export class LabelJoiner<T> {
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
       respeltSpecies(label, this.index.botany()) !== null
     );
+  }
+
+  /**
+   * True for a colour index printed alone ("CI 10000"): it joins as printed or not at all.
+   * Its colour index record would be its exact name (the exact step found none); its only
+   * form is itself (no qualifier, stereo descriptor, brackets, slash or US spelling), it has
+   * no word to respell, no CAS number, and two words (no common name, no species).
+   */
+  private printedOnly(s: JoinState): boolean {
+    if (!this.allSteps || !COLOUR_INDEX_ALONE.test(s.label)) return false;
+    s.usSame = true;
+    return true;
   }
 
   /** JoinNote.stop of a plain name the gate stopped. */
