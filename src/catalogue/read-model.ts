@@ -29,7 +29,7 @@ import {
 import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
-import { ProductIds } from './product-ids';
+import { UuidOrds } from './uuid-ords';
 import { Searcher } from './search';
 import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
@@ -75,7 +75,7 @@ export class Catalogue {
   private readonly byGtin: Database.Statement<[string], number>;
   /** By number of ords: the batch's one read (packedOf). */
   private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
-  private readonly productIds: ProductIds;
+  private readonly productIds: UuidOrds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
   /** The records as the ends of product entries (format.ts unpackInto). */
@@ -83,7 +83,7 @@ export class Catalogue {
   private readonly searchItems: Fragments;
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
-  private readonly ingredientOrd: Map<string, number>;
+  private readonly ingredientIds: UuidOrds;
   private readonly productSearch: Searcher;
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
@@ -147,7 +147,7 @@ export class Catalogue {
     this.db = db;
     this.builtAt = l.meta.get('built_at') ?? 'unknown';
     ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = l.ingredients);
-    ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = l.ingredients);
+    ({ ids: this.ingredientIds, searchItems: this.searchItems } = l.ingredients);
     this.ingredients = this.records.length;
     this.tails = l.tails;
     this.summaries = l.summaries;
@@ -173,7 +173,7 @@ export class Catalogue {
     });
   }
 
-  /** Full product answer (2.3) by lower-case uuid, in the given encoding, or null. */
+  /** Full product answer (2.3) by uuid (letter case ignored), in the given encoding, or null. */
   product(id: string, encoding: AnswerEncoding = 'identity'): Buffer | null {
     const ord = this.productIds.ord(id);
     return ord < 0 ? null : this.answer(ord, encoding);
@@ -186,7 +186,7 @@ export class Catalogue {
   }
 
   /**
-   * JSON array of answers (or null) in the order of the lower-case ids; one SQL read for all
+   * JSON array of answers (or null) in the order of the ids (letter case ignored); one SQL read for all
    * of them. `alloc` gives the buffer to write it in (at least the size asked; the answer is its first bytes).
    */
   batch(ids: string[], alloc?: (size: number) => Buffer): Buffer {
@@ -244,10 +244,10 @@ export class Catalogue {
     return encoding === 'identity' ? this.tails.product(stored) : stored;
   }
 
-  /** Ingredient record (2.5) by lower-case uuid, or null. */
+  /** Ingredient record (2.5) by uuid (letter case ignored), or null. */
   ingredient(id: string): Buffer | null {
-    const ord = this.ingredientOrd.get(id);
-    return ord === undefined ? null : this.records[ord];
+    const ord = this.ingredientIds.ord(id);
+    return ord < 0 ? null : this.records[ord];
   }
 
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10); `hint` when none match. */
@@ -275,10 +275,8 @@ export class Catalogue {
       brandKey: q.brand === undefined ? undefined : brandKey(q.brand),
       origin: q.origin,
       freeOf: q.freeOf,
-      has: q.hasIngredient === undefined ? undefined : (this.ingredientOrd.get(q.hasIngredient) ?? -1),
-      excludes: q.excludesIngredients
-        .map((id) => this.ingredientOrd.get(id))
-        .filter((o): o is number => o !== undefined),
+      has: q.hasIngredient === undefined ? undefined : this.ingredientIds.ord(q.hasIngredient),
+      excludes: q.excludesIngredients.map((id) => this.ingredientIds.ord(id)).filter((o) => o >= 0),
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: hint(this.filter.alone(f)) }));
@@ -341,7 +339,7 @@ interface Loaded {
   tails: EntryTails;
   summaries: Fragments;
   products: number;
-  productIds: ProductIds;
+  productIds: UuidOrds;
   filter: FilterIndex;
   productSearch: Searcher;
   ingredientSearch: Searcher;
@@ -399,7 +397,7 @@ function readMeta(db: Database.Database): Map<string, string> {
 }
 
 interface IngredientTables {
-  ordById: Map<string, number>;
+  ids: UuidOrds;
   names: string[];
   keys: string[];
   /** Each ord's record (2.5) as bytes. */
@@ -416,8 +414,8 @@ function* loadIngredients(
   count: number,
   searchItemBytes: number,
 ): Generator<void, IngredientTables> {
-  const t: IngredientTables = {
-    ordById: new Map(),
+  const ids: Array<[string, number]> = [];
+  const t: Omit<IngredientTables, 'ids'> = {
     names: [],
     keys: [],
     records: [],
@@ -427,14 +425,15 @@ function* loadIngredients(
     .prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord')
     .raw()
     .iterate() as Iterable<[number, string, string, string, string, string]>) {
-    t.ordById.set(id, ord);
+    ids.push([id, ord]);
     t.names[ord] = name;
     t.keys[ord] = key;
     t.records[ord] = Buffer.from(record);
     t.searchItems.push(item);
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
-  return t;
+  ids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ...t, ids: new UuidOrds(ids.length, ids) };
 }
 
 /** Each ingredient ord's products (ascending ords), for the filters. */
@@ -469,9 +468,9 @@ function* loadProducts(
 }
 
 /** Product id → ord. */
-function loadProductIds(db: Database.Database, products: number): ProductIds {
+function loadProductIds(db: Database.Database, products: number): UuidOrds {
   const rows = db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>;
-  return new ProductIds(products, rows);
+  return new UuidOrds(products, rows);
 }
 
 function textIndex(db: Database.Database, kind: number, docs: number): TextIndex {
