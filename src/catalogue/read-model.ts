@@ -6,14 +6,17 @@
 // at open (one loader per index; a swap opens in steps, openInSteps, so that requests are served
 // meanwhile; the label join tables are made by the label threads, label-pool.ts), so request
 // work is lookups and bitset/posting-list passes
-// only. SQL per request: one read — a product's packed or compressed answer by primary key,
-// a batch's packed answers in one statement returning one row (up to 50 primary keys; the
-// blobs concatenated, no Buffer per product), and for a barcode first
+// only. Reads of the file per request: a product's packed answer with one pread of its own
+// bytes, at the place found for it at open (packed-places.ts; through SQLite by primary key
+// when the places could not be found as expected); SQL for the rest — a product's compressed
+// answer by primary key, a batch's packed answers in one statement returning one row (up to
+// 50 primary keys; the blobs concatenated, no Buffer per product), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open. The file is read with read(), never memory-mapped, so
 // a file truncated or rewritten under it can fail a read but never stop the process: such a
 // read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
 // 503 ApiError, never anything the server would answer 500.
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   FORMAT,
@@ -30,6 +33,7 @@ import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
 import { UuidOrds } from './uuid-ords';
+import { PackedPlaces } from './packed-places';
 import { Searcher } from './search';
 import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
@@ -71,6 +75,10 @@ export class Catalogue {
   readonly builtAt: string;
   readonly healthJson: string;
   private readonly db: Database.Database;
+  /** The file open a second time, for the product reads by pread (places). */
+  private readonly fd: number;
+  /** Where each product's packed answer lies in the file; none when not found as expected (read through SQLite). */
+  private readonly places: PackedPlaces | undefined;
   private readonly byOrd: Record<AnswerEncoding, Database.Statement<[number], Buffer>>;
   private readonly byGtin: Database.Statement<[string], number>;
   /** By number of ords: the batch's one read (packedOf). */
@@ -111,7 +119,16 @@ export class Catalogue {
 
   /** open(), pausing (yield) after each index is loaded. */
   private static *opening(file: string, opts: { cacheMinMatches?: number }): Generator<void, Catalogue> {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    // Closed after SQLite's connection (close()): closing any descriptor of a file drops the
+    // process's POSIX locks on it, SQLite's shared lock included.
+    const fd = openSync(file, 'r');
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
     try {
       // Take the shared lock once and keep it, rather than lock and re-check the file
       // around every read (about 5 of the 11 µs a product read took). Builds never write a served
@@ -122,9 +139,10 @@ export class Catalogue {
       // SIGBUS on the next read of a page past the new end; a read() just comes back short.
       // The map saved about 1 µs a product and 50–120 µs a batch of 50 in process
       // (docs/performance.md, "Memory map").
-      return new Catalogue(db, yield* loadInSteps(db, opts.cacheMinMatches));
+      return new Catalogue(db, fd, yield* loadInSteps(db, fd, opts.cacheMinMatches));
     } catch (err) {
       db.close();
+      closeSync(fd);
       throw err;
     }
   }
@@ -143,8 +161,10 @@ export class Catalogue {
     }
   }
 
-  private constructor(db: Database.Database, l: Loaded) {
+  private constructor(db: Database.Database, fd: number, l: Loaded) {
     this.db = db;
+    this.fd = fd;
+    this.places = l.places;
     this.builtAt = l.meta.get('built_at') ?? 'unknown';
     ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = l.ingredients);
     ({ ids: this.ingredientIds, searchItems: this.searchItems } = l.ingredients);
@@ -239,9 +259,24 @@ export class Catalogue {
   }
 
   private answer(ord: number, encoding: AnswerEncoding): Buffer {
-    const stored = readFile(() => this.byOrd[encoding].get(ord));
+    const stored =
+      (encoding === 'identity' ? this.placed(ord) : undefined) ?? readFile(() => this.byOrd[encoding].get(ord));
     if (stored === undefined) throw unreadable();
     return encoding === 'identity' ? this.tails.product(stored) : stored;
+  }
+
+  /** True when product answers are read by pread from their places in the file (packed-places.ts), false: through SQLite. */
+  get readsByPlace(): boolean {
+    return this.places !== undefined;
+  }
+
+  /** The packed answer of `ord` read from its place in the file (reused buffer: unpack it at once), or undefined. */
+  private placed(ord: number): Buffer | undefined {
+    try {
+      return this.places?.read(ord);
+    } catch {
+      throw unreadable();
+    }
   }
 
   /** Ingredient record (2.5) by uuid (letter case ignored), or null. */
@@ -312,6 +347,7 @@ export class Catalogue {
 
   close(): void {
     this.db.close();
+    closeSync(this.fd);
   }
 }
 
@@ -340,13 +376,14 @@ interface Loaded {
   summaries: Fragments;
   products: number;
   productIds: UuidOrds;
+  places: PackedPlaces | undefined;
   filter: FilterIndex;
   productSearch: Searcher;
   ingredientSearch: Searcher;
 }
 
 /** Loads every index of an opened file, pausing (yield) after each. */
-function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generator<void, Loaded> {
+function* loadInSteps(db: Database.Database, fd: number, cacheMinMatches?: number): Generator<void, Loaded> {
   const meta = readMeta(db);
   const size = (key: string) => Number(meta.get(key) ?? 0);
   const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
@@ -357,6 +394,8 @@ function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generato
   const products = rows.rows.length;
   yield;
   const productIds = loadProductIds(db, products);
+  yield;
+  const places = yield* findPlaces(db, fd, products);
   yield;
   const postings = loadIngredientPostings(db);
   yield;
@@ -372,6 +411,7 @@ function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generato
     summaries: rows.summaries,
     products,
     productIds,
+    places,
     filter,
     productSearch,
     ingredientSearch,
@@ -465,6 +505,16 @@ function* loadProducts(
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   return { rows, summaries };
+}
+
+/** Where the products' packed answers lie in the file (packed-places.ts), checked against SQLite's reads. */
+function findPlaces(db: Database.Database, fd: number, products: number): Generator<void, PackedPlaces | undefined> {
+  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'products'").pluck();
+  const packed = db.prepare('SELECT packed FROM products WHERE ord = ?').pluck() as Database.Statement<
+    [number],
+    Buffer
+  >;
+  return PackedPlaces.find(fd, root.get() as number, products, (ord) => packed.get(ord));
 }
 
 /** Product id → ord. */
