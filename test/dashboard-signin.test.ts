@@ -2,13 +2,15 @@
 // HTTP, on SQLite and on Redis (db 14, a random prefix): concurrent guesses are counted before
 // they are checked; the client address behind a proxy is the right-most untrusted one; a
 // stranger guessing from many addresses does not keep the owner out; password hashing is
-// bounded and the rest refused at once; the change-password form has an attempt limit.
+// bounded, on threads of the lowest priority, and the rest refused without waiting for a hash
+// (the refusal held for its Retry-After second), except the owner's browser, which has a slot
+// kept for it; the change-password form has an attempt limit.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { LIMITS } from '../src/access';
-import { hashesAtOnce, hashStats, resetHashStats, setHashesAtOnce } from '../src/access/passwords';
+import { hashesAtOnce, hashStats, resetHashStats, setHashesAtOnce, verifyPassword } from '../src/access/passwords';
 import { parseTrustProxy } from '../src/http/trust-proxy';
 import { Client, startDashboard, type DashboardServer } from './support/dashboard';
 import type { DashboardSettings } from '../src/dashboard';
@@ -176,20 +178,31 @@ for (const store of STORES) {
       );
     });
 
-    test('password hashing is bounded: concurrent sign-ins beyond it are refused at once with a clear answer (item 6)', async (ctx) => {
+    test('password hashing is bounded: concurrent sign-ins beyond it are refused, never queued, with a clear answer held for its Retry-After (item 6)', async (ctx) => {
       if (skip()) return ctx.skip(skip() as string);
       const t = await server();
       const n = 12;
       const clients = Array.from({ length: n }, (_, i) => new Client(t.url, { 'x-forwarded-for': `10.61.0.${i}` }));
       const tokens = await Promise.all(clients.map((c) => c.page('/dashboard/sign-in')));
       resetHashStats();
+      const sentAt = performance.now();
       const sent = await Promise.all(
-        clients.map((c, i) =>
-          c.post('/dashboard/sign-in', { _csrf: tokens[i].csrf, email: `nobody${i}@example.com`, password: WRONG }),
-        ),
+        clients.map(async (c, i) => {
+          const res = await c.post('/dashboard/sign-in', {
+            _csrf: tokens[i].csrf,
+            email: `nobody${i}@example.com`,
+            password: WRONG,
+          });
+          return Object.assign(res, { ms: performance.now() - sentAt });
+        }),
       );
       const answers = await Promise.all(
-        sent.map(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), html: await r.text() })),
+        sent.map(async (r) => ({
+          status: r.status,
+          retry: r.headers.get('retry-after'),
+          html: await r.text(),
+          ms: r.ms,
+        })),
       );
       const stats = hashStats();
       ctx.diagnostic(
@@ -200,6 +213,7 @@ for (const store of STORES) {
       assert.ok(refused.length > 0, 'the rest are refused');
       for (const a of refused) {
         assert.equal(a.retry, '1');
+        assert.ok(a.ms >= 950, `a refusal is sent when its Retry-After second has passed (${a.ms.toFixed(0)} ms)`);
         assert.match(a.html, BUSY);
         assert.match(a.html, /href="\/dashboard(\/sign-in)?"/, 'a way back to the form');
       }
@@ -223,6 +237,36 @@ for (const store of STORES) {
       ctx.diagnostic(`6 concurrent sign-ups: ${JSON.stringify(tally(upAnswers.map((a) => a.status)))}`);
       assert.ok(busy.length > 0 && busy.every((a) => BUSY.test(a.html)));
       assert.ok(hashStats().peak <= hashesAtOnce());
+    });
+
+    test("with every hashing slot taken, the owner's browser still signs in; a stranger is refused (items 5 and 6)", async (ctx) => {
+      if (skip()) return ctx.skip(skip() as string);
+      const t = await server();
+      const email = await account(t);
+      const owner = new Client(t.url, { 'x-forwarded-for': '10.63.0.1' });
+      assert.equal((await signIn(t, '', email, PASSWORD, owner)).status, 303);
+      const previous = hashesAtOnce();
+      setHashesAtOnce(1);
+      try {
+        // the one slot is held by a slow hash (N = 2^16, p = 4: about a second) for the test's span
+        let held = true;
+        const hold = verifyPassword(WRONG, `scrypt$65536$8$4$${'A'.repeat(22)}$${'A'.repeat(43)}`).finally(
+          () => (held = false),
+        );
+        owner.cookies.delete('catalogue_session'); // signed out; the browser is still known
+        const stranger = new Client(t.url, { 'x-forwarded-for': '10.63.0.2' });
+        const [mine, theirs] = await Promise.all([
+          signIn(t, '', email, PASSWORD, owner).then((r) => ({ ...r, held })),
+          signIn(t, '', email, PASSWORD, stranger),
+        ]);
+        await hold;
+        assert.ok(mine.held, "the slot was still held when the owner's answer came");
+        assert.equal(mine.status, 303, "the owner's browser uses the slot kept for it");
+        assert.equal(theirs.status, 503, 'a browser the account never signed in with is refused');
+        assert.match(theirs.html, BUSY);
+      } finally {
+        setHashesAtOnce(previous);
+      }
     });
 
     test('the change-password form limits wrong current passwords per account (item 8)', async (ctx) => {

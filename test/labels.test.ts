@@ -175,6 +175,25 @@ test('kits and shade ranges: several lists under headers become sections; merged
   }
 });
 
+test("a shade's header glued to the previous shade's list is a header, not part of an entry", () => {
+  // A foundation range as a retailer prints it: code/number, shade name, colon, list; no space anywhere.
+  const p = parseLabel(
+    'D247441/6Rich Cool 51:Aqua/Water/Eau, Talc. May Contain [+/-]: Mica, CI 15850/Red 7].D247442/7Rich Warm 51.5:Aqua/Water/Eau, Talc, CI 77491/Iron Oxides].',
+  );
+  assert.deepEqual(
+    p.sections.map((s) => [s.header, s.entries.map((e) => `${e.label_name}${e.may_contain ? ' (may)' : ''}`)]),
+    [
+      ['D247441/6Rich Cool 51', ['Aqua/Water/Eau', 'Talc', 'Mica (may)', 'CI 15850/Red 7 (may)']],
+      ['D247442/7Rich Warm 51.5', ['Aqua/Water/Eau', 'Talc', 'CI 77491/Iron Oxides']],
+    ],
+  );
+  // a decimal point and an abbreviation in a header are not where a list ends
+  assert.deepEqual(
+    parseLabel('Shade 51.5: Talc, Mica\nNo.5 Rouge: Talc, Silica').sections.map((s) => s.header),
+    ['Shade 51.5', 'No.5 Rouge'],
+  );
+});
+
 test('marketing sentences before the list and disclaimers after it never become entries', () => {
   // Sephora skincare page text (cosdna-kg).
   const text =

@@ -157,7 +157,7 @@ export class AccessAccounts {
    * none); that account is not held to the per-email limit, so strangers cannot keep its owner out.
    */
   async signIn(email: string, password: string, address: string, known = ''): Promise<SignIn> {
-    refuseIfBusy(); // before anything is counted
+    refuseIfBusy(known !== ''); // before anything is counted
     const e = normalEmail(email);
     const pair = this.limits.counter('pair', `${e}\n${address}`);
     if (!(await this.limits.take(pair))) return { ok: false, why: 'pair-limited' };
@@ -170,7 +170,10 @@ export class AccessAccounts {
       taken.push(byEmail);
       if (!(await this.limits.take(byEmail))) return { ok: false, why: 'account-limited' };
     }
-    const good = user === null ? await dummyCheck(password) : await verifyPassword(password, user.passwordHash);
+    const good =
+      user === null
+        ? await dummyCheck(password)
+        : await verifyPassword(password, user.passwordHash, user.name === known);
     if (!good || user === null) return { ok: false, why: 'invalid' };
     await this.limits.giveBack(taken);
     if (user.disabled) return { ok: false, why: 'disabled' };

@@ -26,7 +26,16 @@ export type {
   Snapshot,
   UserRecord,
 } from './backend';
-export { BUSY, BUSY_RETRY_S, PASSWORD_MAX, PASSWORD_MIN, hashesFree, isBusy, noteBusyRefusal } from './passwords';
+export {
+  BUSY,
+  BUSY_RETRY_S,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  hashesFree,
+  isBusy,
+  noteBusyRefusal,
+  retryAfterPassed,
+} from './passwords';
 export { AccessAdmin, usageCsv } from './admin';
 export type { CreatedKey, KeyListing, UsageReport } from './admin';
 export { MeteredAccess } from './control';

@@ -1,14 +1,19 @@
-// Dashboard passwords, hashed with scrypt from node:crypto (memory-hard). Guarantees: a
-// per-password random salt; the parameters are stored with each hash (so they can be raised
-// later without breaking old hashes); verification compares in constant time; hashing runs
-// on libuv's thread pool, never on the event loop; checking a password against no account
+// Dashboard passwords, hashed with scrypt (memory-hard). Guarantees: a per-password random
+// salt; the parameters are stored with each hash (so they can be raised later without breaking
+// old hashes); verification compares in constant time; hashing runs on worker threads of the
+// lowest CPU priority (hash-worker.ts), never on the event loop or libuv's thread pool, so it
+// only takes CPU time the API does not want; checking a password against no account
 // (dummyCheck) costs the same as against one, so the time of a sign-in does not tell whether
-// an email has an account. At most hashesAtOnce() hashes run at a time in this process (the
-// thread pool is shared with file reads, DNS and zlib): one more is refused at once with
-// ApiError('unavailable', BUSY), never queued, so a sign-in flood cannot slow anything else.
+// an email has an account. At most hashesAtOnce() hashes run at a time in this process, and
+// one more for the owner of an account from a browser it signed in with (`known`), so that
+// strangers who take every slot do not keep the owner out; one more is refused at once with
+// ApiError('unavailable', BUSY), never queued.
 import { availableParallelism } from 'node:os';
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { join } from 'node:path';
+import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { Piscina } from 'piscina';
 import { ApiError } from '../shared/errors';
+import type { HashTask } from './hash-worker';
 
 /** N = 2^15, r = 8: 32 MiB and about 0.1–0.25 s per hash on the 2-core development machine. */
 const COST = { N: 2 ** 15, r: 8, p: 1 };
@@ -22,6 +27,15 @@ export const PASSWORD_MAX = 200;
 export const BUSY = 'Too many sign-ins right now. Try again in a moment.';
 /** Seconds a refused client is asked to wait (Retry-After). */
 export const BUSY_RETRY_S = 1;
+
+/**
+ * Resolves when a refusal's Retry-After has passed. The dashboard sends its BUSY refusals then
+ * (a timer: no CPU meanwhile), so that a client that tries again as soon as it is answered makes
+ * one attempt a second per connection, not thousands that would take the request thread.
+ */
+export function retryAfterPassed(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_S * 1000));
+}
 
 /** Half the cores, at least 1 and at most 2: 1 on a 2-core machine. */
 let slots = Math.min(2, Math.max(1, Math.floor(availableParallelism() / 2)));
@@ -49,9 +63,16 @@ export function resetHashStats(): void {
   stats.refused = 0;
 }
 
-/** True when a hash started now would run. */
-export function hashesFree(): boolean {
-  return running < slots;
+/** The slot kept for an account's own browser (`known`), beyond hashesAtOnce(). */
+const OWNERS = 1;
+
+function free(known: boolean): boolean {
+  return running < slots + (known ? OWNERS : 0);
+}
+
+/** True when a hash started now would run (`known`: for an account's own browser). */
+export function hashesFree(known = false): boolean {
+  return free(known);
 }
 
 /** Counts a refusal made without calling in here (the dashboard's early answer). */
@@ -60,8 +81,8 @@ export function noteBusyRefusal(): void {
 }
 
 /** Throws the BUSY refusal when a hash started now would be refused (a later one may still lose the slot to another). */
-export function refuseIfBusy(): void {
-  if (running >= slots) throw busy();
+export function refuseIfBusy(known = false): void {
+  if (!free(known)) throw busy();
 }
 
 export function isBusy(err: unknown): boolean {
@@ -73,17 +94,32 @@ function busy(): ApiError {
   return new ApiError('unavailable', BUSY);
 }
 
-function derive(password: string, salt: Buffer, cost: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...cost, maxmem: MAX_MEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
-  );
+let pool: Piscina | undefined;
+
+/** The hash threads, made at the first hash: as many as the machine has cores (the slots bound what runs). */
+function threads(): Piscina {
+  return (pool ??= new Piscina({
+    filename: join(__dirname, 'hash-worker.js'),
+    minThreads: 1,
+    maxThreads: availableParallelism(),
+    idleTimeout: 60_000,
+  }));
+}
+
+async function derive(password: string, salt: Buffer, cost: ScryptOptions): Promise<Buffer> {
+  const task: HashTask = {
+    password: password.normalize('NFC'),
+    salt,
+    keyBytes: KEY_BYTES,
+    cost: { ...cost, maxmem: MAX_MEM },
+  };
+  const key = (await threads().run(task)) as Uint8Array;
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength);
 }
 
 /** derive() in one of the slots; refused at once when none is free. */
-async function gated(password: string, salt: Buffer, cost: ScryptOptions): Promise<Buffer> {
-  refuseIfBusy();
+async function gated(password: string, salt: Buffer, cost: ScryptOptions, known = false): Promise<Buffer> {
+  refuseIfBusy(known);
   running++;
   stats.peak = Math.max(stats.peak, running);
   try {
@@ -103,11 +139,13 @@ export async function hashPassword(password: string): Promise<string> {
   return encode(salt, await gated(password, salt, COST));
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** `known`: the check is the account owner's, from a browser it signed in with (the kept slot may be used). */
+export async function verifyPassword(password: string, stored: string, known = false): Promise<boolean> {
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || hash === undefined) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await gated(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+  const cost = { N: Number(N), r: Number(r), p: Number(p) };
+  const key = await gated(password, Buffer.from(salt, 'base64url'), cost, known);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

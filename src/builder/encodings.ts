@@ -1,13 +1,13 @@
 // The gzip form of each product answer, made at build time so that serving never
-// compresses. Guarantees: answers are unpacked and gzipped in a child process (gzip-process.ts,
-// on a core of its own) while the build goes on reading and rendering; the build sends it
-// only each product's packed answer (format.ts; about an eighth of the answer, whose ingredient
-// records it is sent once, first), in batches of BATCH, with at most IN_FLIGHT answers pending
-// at once (memory stays bounded); results are written to the catalogue in the order the
-// products were added (rows appended in key order fill their pages; out of order, the table's
-// pages were left about half empty); `done()` resolves once every one is written and rejects
-// on the first failure; the process never outlives the build (`done()` and `close()` kill it
-// and resolve once it has exited).
+// compresses. Guarantees: answers are unpacked and gzipped in child processes (gzip-process.ts;
+// PROCESSES of them, batches dealt to them in turn) while the build goes on reading and
+// rendering; the build sends them only each product's packed answer (format.ts; about an eighth
+// of the answer, whose ingredient records each is sent once, first), in batches of BATCH, with
+// at most IN_FLIGHT answers pending at once (memory stays bounded); results are written to the
+// catalogue in the order the products were added, whichever process made them (rows appended
+// in key order fill their pages; out of order, the table's pages were left about half empty);
+// `done()` resolves once every one is written and rejects on the first failure; no process
+// outlives the build (`done()` and `close()` kill them and resolve once they have exited).
 // Why a process and gzipSync: zlib's asynchronous gzip() of a 10 KB answer cost the main
 // thread more than compressing it synchronously (0.68 ms of event-loop time per call against
 // 0.40 ms for gzipSync, 2,000 calls, busy machine), and made the build 2.4 times as long.
@@ -17,7 +17,12 @@
 // compile task that waits for that thread to collect garbage; nodejs/node#54918), 1 build
 // in about 200 on a busy machine. A process is killed outright once its results are in; it
 // costs a 200,000-product build about a fifth more time than the thread did.
+// Why two processes: the build's own work and the gzip work each take about a core (200,000
+// products: 20-27 s and about 23 s of CPU); with one process for each, whichever finishes first
+// leaves its core idle and every stall of one side stops the other. With two gzip processes
+// the kernel keeps both cores busy to the end (docs/performance.md, round five).
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ZlibOptions } from 'node:zlib';
 import type { CatalogueWriter } from './output';
@@ -30,6 +35,8 @@ import type { CatalogueWriter } from './output';
 export const GZIP_OPTIONS: ZlibOptions = { level: 6, windowBits: 14, memLevel: 6 };
 const BATCH = 32;
 const IN_FLIGHT = 512;
+/** Gzip processes: two where the machine has two cores or more. */
+const PROCESSES = Math.min(2, availableParallelism());
 
 /** The process's first message: each ingredient ord's record (2.5) as JSON text. */
 export interface Start {
@@ -61,8 +68,18 @@ export function piece(b: Pieces, i: number): Buffer {
   return Buffer.from(b.data.buffer, b.data.byteOffset + from, b.ends[i] - from);
 }
 
+/** A batch sent to a gzip process, and its result once back. */
+interface Sent {
+  result?: Pieces;
+}
+
 export class AnswerCompressor {
-  private readonly child: ChildProcess;
+  private readonly children: ChildProcess[];
+  /** Per process, its batches not yet back, oldest first (a process answers in order). */
+  private readonly awaited: Sent[][];
+  /** Every batch sent and not yet written, oldest first: written in this order. */
+  private readonly sent: Sent[] = [];
+  private next = 0;
   private ords: number[] = [];
   private packed: Buffer[] = [];
   private pending = 0;
@@ -75,36 +92,12 @@ export class AnswerCompressor {
   constructor(
     private readonly out: CatalogueWriter,
     records: readonly string[],
+    processes = PROCESSES,
   ) {
-    this.child = fork(join(__dirname, 'gzip-process.js'), [], {
-      serialization: 'advanced', // typed arrays cross as such, not as JSON
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (r: Pieces) => {
-      this.pending -= r.ords.length;
-      try {
-        r.ords.forEach((ord, i) => this.out.encodings(ord, piece(r, i)));
-      } catch (err) {
-        this.fail(err);
-      }
-      this.notify();
-    });
-    this.exited = new Promise<void>((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
-        resolve();
-      });
-      this.child.on('error', (err: NodeJS.ErrnoException) => {
-        // A send after the process died: its 'exit' follows and says why (the signal), so
-        // the channel's own error is not the failure reported.
-        if (err.code === 'ERR_IPC_CHANNEL_CLOSED' || err.code === 'EPIPE') return;
-        this.fail(err);
-        if (this.child.pid === undefined) resolve(); // never started: no 'exit' will come
-      });
-    });
     const start: Start = { records: Array.from(records, (r) => r ?? '') };
-    this.child.send(start);
+    this.children = Array.from({ length: processes }, (_, i) => this.start(i, start));
+    this.awaited = this.children.map(() => []);
+    this.exited = Promise.all(this.children.map((c) => this.ended(c))).then(() => {});
   }
 
   /** Queues one product's packed answer (format.ts); waits (returns a promise) only when IN_FLIGHT are pending. */
@@ -117,7 +110,7 @@ export class AnswerCompressor {
     if (this.pending >= IN_FLIGHT) return new Promise<void>((resolve) => (this.wake = resolve));
   }
 
-  /** Resolves once every answer added is compressed and written; ends the process. */
+  /** Resolves once every answer added is compressed and written; ends the processes. */
   async done(): Promise<void> {
     this.send();
     while (this.pending > 0 && this.failure === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
@@ -125,20 +118,71 @@ export class AnswerCompressor {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Kills the process (its results are in, or no longer wanted); resolves once it has exited. */
+  /** Kills the processes (their results are in, or no longer wanted); resolves once they have exited. */
   close(): Promise<void> {
     if (!this.closing) {
       this.closing = true;
-      this.child.kill('SIGKILL');
+      for (const child of this.children) child.kill('SIGKILL');
     }
     return this.exited;
   }
 
+  private start(i: number, start: Start): ChildProcess {
+    const child = fork(join(__dirname, 'gzip-process.js'), [], {
+      serialization: 'advanced', // typed arrays cross as such, not as JSON
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.on('message', (r: Pieces) => {
+      this.awaited[i].shift()!.result = r;
+      try {
+        this.write();
+      } catch (err) {
+        this.fail(err);
+      }
+      this.notify();
+    });
+    child.send(start);
+    return child;
+  }
+
+  /** Resolves once the process has exited (or never started); fails the build when it was not asked to stop. */
+  private ended(child: ChildProcess): Promise<void> {
+    return new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
+        resolve();
+      });
+      child.on('error', (err: NodeJS.ErrnoException) => {
+        // A send after the process died: its 'exit' follows and says why (the signal), so
+        // the channel's own error is not the failure reported.
+        if (err.code === 'ERR_IPC_CHANNEL_CLOSED' || err.code === 'EPIPE') return;
+        this.fail(err);
+        if (child.pid === undefined) resolve(); // never started: no 'exit' will come
+      });
+    });
+  }
+
+  /** Writes the results at the front of `sent` that are back, in the order they were sent. */
+  private write(): void {
+    while (this.sent.length > 0 && this.sent[0].result !== undefined) {
+      const r = this.sent.shift()!.result!;
+      this.pending -= r.ords.length;
+      r.ords.forEach((ord, i) => this.out.encodings(ord, piece(r, i)));
+    }
+  }
+
   private send(): void {
-    if (this.ords.length === 0 || !this.child.connected) return; // died: 'exit' reports it
-    this.child.send(joinPieces(this.ords, this.packed));
+    const i = this.next;
+    const child = this.children[i];
+    if (this.ords.length === 0 || !child.connected) return; // died: 'exit' reports it
+    const batch: Sent = {};
+    this.sent.push(batch);
+    this.awaited[i].push(batch);
+    child.send(joinPieces(this.ords, this.packed));
     this.ords = [];
     this.packed = [];
+    this.next = (i + 1) % this.children.length;
   }
 
   private fail(err: unknown): void {

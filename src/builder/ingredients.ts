@@ -6,6 +6,7 @@ import { renderIngredient, TermIndexBuilder, TERMS_INGREDIENT_NAME, TERMS_INGRED
 import type { IngredientCategory } from '../source/records';
 import { isUuid } from '../shared/text';
 import type { ErrorLog } from './errors';
+import { IdOrds } from './id-ords';
 import { LabelKeysBuilder, isWeakRecord } from './label-keys';
 import type { CatalogueWriter } from './output';
 import { readLines } from '../source/lines';
@@ -13,8 +14,8 @@ import { checkIngredient, show } from '../source/check';
 import { parseLine } from '../source/json-line';
 
 export interface Dictionary {
-  /** Lower-case id -> ord, for every line whose id is a valid uuid (first occurrence). */
-  ordById: Map<string, number>;
+  /** Id (any case) -> ord, for every line whose id is a valid uuid (first occurrence). */
+  ordById: IdOrds;
   /** ord -> free-from category. */
   category: (IngredientCategory | null)[];
   /** ord -> the rendered record (JSON text), which every product entry of it repeats. */
@@ -34,7 +35,13 @@ export async function readIngredients(
   out: CatalogueWriter,
   progress: LineProgress,
 ): Promise<Dictionary> {
-  const dict: Dictionary = { ordById: new Map(), category: [], record: [], count: 0, labels: new LabelKeysBuilder() };
+  const dict: Dictionary = {
+    ordById: new IdOrds(),
+    category: [],
+    record: [],
+    count: 0,
+    labels: new LabelKeysBuilder(),
+  };
   const idLine = new Map<string, number>();
   const nameLine = new Map<string, { line: number; name: string }>();
   const names = new TermIndexBuilder();
@@ -50,7 +57,7 @@ export async function readIngredients(
       if (earlier !== undefined) report(`id ${show(o.id)} duplicates the id on line ${earlier}`);
       else {
         idLine.set(id, line);
-        dict.ordById.set(id, ord);
+        dict.ordById.add(id, ord);
         dict.category[ord] = ok ? o.category : null;
       }
     }

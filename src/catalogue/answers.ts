@@ -139,10 +139,14 @@ export function fieldsOf(schema: TObject): string[] {
 
 /** `from`'s values of `schema`'s fields, in the schema's order: a record ready for JSON.stringify. */
 export function pick(schema: TObject, from: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  let fields = PICKED.get(schema);
+  if (fields === undefined) PICKED.set(schema, (fields = fieldsOf(schema)));
   const out: Record<string, unknown> = {};
-  for (const k of fieldsOf(schema)) out[k] = from[k];
+  for (let i = 0; i < fields.length; i++) out[fields[i]] = from[fields[i]];
   return out;
 }
+/** Each schema's fields, listed once (the build picks two records a product). */
+const PICKED = new WeakMap<TObject, string[]>();
 
 /** The label fields that come before an entry's ingredient record (format.ts packProduct). */
 export const ENTRY_LABEL_FIELDS = ['position', 'label_name', 'concentration'] as const;

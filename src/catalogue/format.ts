@@ -16,6 +16,7 @@ import {
   type IngredientCategory,
   type SourceIngredient,
   type SourceProduct,
+  type SourceProductEntry,
 } from '../source/records';
 
 /**
@@ -31,12 +32,18 @@ export const FLAG_BIT = Object.fromEntries(INGREDIENT_CATEGORIES.map((c, i) => [
 export { LABEL_KEY_KINDS } from '../labels/joiner';
 
 /** The five contains_* fields of a product (2.3) from its flag bits: the one rule products and label analyses share. */
-export function containsFields(flags: number): Record<`contains_${IngredientCategory}`, boolean> {
-  return Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [`contains_${c}`, (flags & FLAG_BIT[c]) !== 0])) as Record<
-    `contains_${IngredientCategory}`,
-    boolean
-  >;
+export function containsFields(flags: number): Readonly<Record<`contains_${IngredientCategory}`, boolean>> {
+  return CONTAINS[flags & (CONTAINS.length - 1)];
 }
+/** containsFields for each of the 32 flag values, made once (a product's render spreads one). */
+const CONTAINS = Array.from({ length: 1 << INGREDIENT_CATEGORIES.length }, (_, flags) =>
+  Object.freeze(
+    Object.fromEntries(INGREDIENT_CATEGORIES.map((c) => [`contains_${c}`, (flags & FLAG_BIT[c]) !== 0])) as Record<
+      `contains_${IngredientCategory}`,
+      boolean
+    >,
+  ),
+);
 
 /** Term index kinds (search_terms.kind). */
 export const TERMS_PRODUCT = 0; // product brand + name
@@ -123,14 +130,12 @@ export interface RenderedIngredients {
 export function renderProduct(ord: number, p: SourceProduct, ingredients: RenderedIngredients): ProductRow {
   const id = p.id.toLowerCase();
   const summary = JSON.stringify(pick(ProductSummary, { ...p, id }));
-  let flags = 0;
   const ords = ingredients.ords(p);
-  const entries = p.ingredients.map((e, i) => {
-    const iord = ords[i];
-    const cat = ingredients.category(iord);
+  let flags = 0;
+  for (let i = 0; i < ords.length; i++) {
+    const cat = ingredients.category(ords[i]);
     if (cat) flags |= FLAG_BIT[cat];
-    return { ord: iord, label: JSON.stringify(e.label_name), concentration: e.concentration };
-  });
+  }
   const full = JSON.stringify(pick(Product, { ...p, id, ...containsFields(flags), ingredients: [] }));
   return {
     ord,
@@ -140,15 +145,8 @@ export function renderProduct(ord: number, p: SourceProduct, ingredients: Render
     origin: p.origin,
     flags,
     summary,
-    packed: packProduct(full.slice(0, -2), entries),
+    packed: packProduct(full.slice(0, -2), p.ingredients, ords),
   };
-}
-
-/** What a packed entry holds: the ingredient's ord, its label_name as JSON text and its concentration. */
-interface PackedEntry {
-  ord: number;
-  label: string;
-  concentration: number | null;
 }
 
 /**
@@ -161,32 +159,32 @@ interface PackedEntry {
  * ingredient's record (2.5) without its '{'; entries are comma-separated and the answer ends `]}`:
  * JSON.stringify({ position, label_name, concentration, ...record }) for each entry.
  */
-function packProduct(head: string, entries: PackedEntry[]): Buffer {
+function packProduct(head: string, entries: readonly SourceProductEntry[], ords: readonly number[]): Buffer {
   const n = entries.length;
-  const headBytes = Buffer.byteLength(head);
-  const labelBytes: number[] = [];
-  const concentrations: string[] = [];
+  const lengths = PACK_LENGTHS; // label_name, concentration JSON bytes of each entry
   let text = head;
-  let size = 8 + n * 8 + headBytes;
-  for (const e of entries) {
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    const label = JSON.stringify(e.label_name);
     const c = e.concentration === null ? '' : JSON.stringify(e.concentration); // a number's JSON: ASCII
-    const bytes = Buffer.byteLength(e.label);
-    labelBytes.push(bytes);
-    concentrations.push(c);
-    text += e.label + c;
-    size += bytes + c.length;
+    lengths[2 * i] = Buffer.byteLength(label);
+    lengths[2 * i + 1] = c.length;
+    text += label + c;
   }
-  const out = Buffer.allocUnsafe(size);
+  const at = 8 + n * 8;
+  const out = Buffer.allocUnsafe(at + Buffer.byteLength(text));
   out.writeUInt32LE(n, 0);
-  out.writeUInt32LE(headBytes, 4);
-  entries.forEach((e, i) => {
-    out.writeUInt32LE(e.ord, 8 + i * 8);
-    out.writeUInt16LE(labelBytes[i], 12 + i * 8);
-    out.writeUInt16LE(concentrations[i].length, 14 + i * 8);
-  });
-  out.write(text, 8 + n * 8);
+  out.writeUInt32LE(Buffer.byteLength(head), 4);
+  for (let i = 0; i < n; i++) {
+    out.writeUInt32LE(ords[i], 8 + i * 8);
+    out.writeUInt16LE(lengths[2 * i], 12 + i * 8);
+    out.writeUInt16LE(lengths[2 * i + 1], 14 + i * 8);
+  }
+  out.write(text, at);
   return out;
 }
+/** packProduct's scratch: two lengths per entry, at most LIMITS.ingredients entries. */
+const PACK_LENGTHS = new Uint16Array(2 * LIMITS.ingredients);
 
 const OPEN = '{"position":';
 const NULL_CONCENTRATION = ',"concentration":null,';

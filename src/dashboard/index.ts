@@ -19,12 +19,21 @@ import helmet from '@fastify/helmet';
 import view from '@fastify/view';
 import fastifyStatic from '@fastify/static';
 import { Eta } from 'eta';
-import { BUSY_RETRY_S, hashesFree, isBusy, noteBusyRefusal, type AccessAccounts, type UserRecord } from '../access';
+import {
+  BUSY_RETRY_S,
+  hashesFree,
+  isBusy,
+  noteBusyRefusal,
+  retryAfterPassed,
+  type AccessAccounts,
+  type UserRecord,
+} from '../access';
 import { packageRoot } from '../shared/package-root';
 import { ApiError } from '../shared/errors';
 import { AccessSessionStore, sessionEnd } from './session-store';
 import { FormTokens } from './form-tokens';
 import { ABSOLUTE_MS, type DashboardSettings } from './settings';
+import { knownInHeader } from './known-browser';
 import { standingOf, wallOf, type Wall } from './wall';
 import { POLL_MS, refresh } from './live-settings';
 import { ERROR_PAGE, PREFIX, errorPage, type DashboardDeps } from './pages';
@@ -134,7 +143,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     app.forms?.release(req); // nothing was done: the form may be sent again
-    if (isBusy(err)) return errorPage(reply.header('retry-after', String(BUSY_RETRY_S)), 503, 'busy');
+    if (isBusy(err))
+      return retryAfterPassed().then(() => errorPage(reply.header('retry-after', String(BUSY_RETRY_S)), 503, 'busy'));
     if (err instanceof ApiError && err.code === 'unavailable') return errorPage(reply, 503, 'unavailable');
     if (err.statusCode === 413) return errorPage(reply, 413, 'large');
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500)
@@ -187,17 +197,6 @@ const HASHING_FORMS = new Set(['sign-in', 'sign-up', 'password', 'reset/:token']
 
 async function pages(app: FastifyInstance, deps: DashboardDeps & { busyPage: string }): Promise<void> {
   const { accounts, settings } = deps;
-  // First of all, before cookies, session, body and form token: a form that would hash a password
-  // while the process hashes its bound already is answered at once, with the page made at start.
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.method !== 'POST' || hashesFree() || !HASHING_FORMS.has(req.routeOptions.url ?? '')) return done();
-    noteBusyRefusal();
-    void reply
-      .code(503)
-      .header('retry-after', String(BUSY_RETRY_S))
-      .type('text/html; charset=utf-8')
-      .send(deps.busyPage);
-  });
   const forms = new FormTokens(accounts);
   let signer: Signer | undefined;
   /** Reads the session secret once; it signs the cookies and keys the form tokens. */
@@ -209,6 +208,17 @@ async function pages(app: FastifyInstance, deps: DashboardDeps & { busyPage: str
     signer = new Signer(key);
   };
   await secret().catch(() => {}); // the store may be down now: each request tries again first
+  // First of all, before cookies, session, body and form token: a form that would hash a password
+  // while the process hashes its bound already is refused, never queued, with the page made at
+  // start (a browser its account signed in with may still use the slot kept for owners), sent
+  // when its Retry-After has passed (retryAfterPassed).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method !== 'POST' || hashesFree() || !HASHING_FORMS.has(req.routeOptions.url ?? '')) return done();
+    if (hashesFree(true) && signer !== undefined && knownInHeader(req.headers.cookie, signer) !== '') return done();
+    noteBusyRefusal();
+    reply.code(503).header('retry-after', String(BUSY_RETRY_S)).type('text/html; charset=utf-8');
+    void retryAfterPassed().then(() => reply.send(deps.busyPage));
+  });
   app.addHook('onRequest', secret);
   const signed = { sign: (v: string) => signer!.sign(v), unsign: (v: string) => signer!.unsign(v) };
   await app.register(cookie, { secret: signed });

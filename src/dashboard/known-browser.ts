@@ -6,6 +6,7 @@
 // per email-and-address limits still hold), so that strangers guessing from many addresses do
 // not keep the owner out.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fastifyCookie, type Signer } from '@fastify/cookie';
 import { PREFIX } from './pages';
 
 export const KNOWN_COOKIE = 'catalogue_known';
@@ -17,6 +18,15 @@ export function knownAccount(req: FastifyRequest): string {
   const raw = req.cookies[KNOWN_COOKIE];
   if (raw === undefined) return '';
   const v = req.unsignCookie(raw);
+  return v.valid && v.value !== null ? v.value : '';
+}
+
+/** knownAccount() from a raw Cookie header, before the cookie plugin has read it. */
+export function knownInHeader(header: string | undefined, signer: Signer): string {
+  if (header === undefined || !header.includes(KNOWN_COOKIE)) return '';
+  const raw = fastifyCookie.parse(header)[KNOWN_COOKIE];
+  if (raw === undefined) return '';
+  const v = signer.unsign(raw);
   return v.valid && v.value !== null ? v.value : '';
 }
 

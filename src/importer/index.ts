@@ -126,7 +126,7 @@ async function importFile(file: string, given: Format | undefined, state: Import
 function refusal(imported: ImportedRow, state: ImportState): string | null {
   const reasons: string[] = [];
   const report = (m: string) => reasons.push(m);
-  const known = (id: string) => (state.table.has(id) ? 0 : undefined);
+  const known = (id: string) => (state.table.has(id.toLowerCase()) ? 0 : undefined);
   if (checkProduct(imported.product, known, report) !== null) {
     for (const i of state.table.fresh) if (!checkIngredient(i, report)) break;
   }

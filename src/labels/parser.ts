@@ -617,11 +617,14 @@ function readPart(st: State, raw: string): void {
     st.may = true;
     s = s.slice(m[0].length);
   } else {
-    // "Capri Eau de Parfum: Alcohol Denat." — a header inside the list starts a new section.
-    const colon = s.includes(':') ? /^([^:()]{1,80}?):\s+(\S.*)$/.exec(s) : null;
+    // "Capri Eau de Parfum: Alcohol Denat." — a header inside the list starts a new section
+    // ("Rich Warm 51.5:Aqua": no space is needed before a capital).
+    const colon = s.includes(':') ? /^([^:()]{1,80}?):(?:\s+|(?=\p{Lu}))(\S.*)$/u.exec(s) : null;
     if (colon) {
       if (isProse(colon[2]) || sentenceCase(colon[2])) return void st.out.notes.push(s);
-      st.pendingHeaders.push(colon[1].replace(BULLET, '').trim());
+      const [last, header] = gluedHeader(colon[1]);
+      if (last !== '') readPart(st, last);
+      st.pendingHeaders.push(header.replace(BULLET, '').trim());
       openSection(st, takeHeaders(st));
       s = colon[2];
     }
@@ -639,6 +642,26 @@ function readPart(st: State, raw: string): void {
 }
 
 /** The section entries go to: a new one when headers are waiting. */
+/**
+ * A header glued to the previous list's last entry ("CI 15850/Red 7].D247442/7Rich Warm 51.5"):
+ * [that entry, the header], split after the last full stop that closes a bracket or touches the
+ * next word (not a decimal point or an abbreviation); ['', header] when there is none.
+ */
+function gluedHeader(text: string): [string, string] {
+  for (let i = text.lastIndexOf('.'); i > 0; i = text.lastIndexOf('.', i - 1)) {
+    const before = text[i - 1];
+    const next = text[i + 1] ?? '';
+    const closes = before === ']' || before === ')';
+    const touches = /[\p{L}\p{N}]/u.test(next) && !(/\d/.test(before) && /\d/.test(next));
+    if ((closes || touches) && !ABBREVIATION.test(text.slice(0, i + 1))) {
+      const last = text.slice(0, i + 1).trim();
+      const header = text.slice(i + 1).trim();
+      if (header !== '' && /[\p{L}\p{N}]/u.test(last)) return [last, header];
+    }
+  }
+  return ['', text];
+}
+
 function current(st: State): LabelSection {
   if (st.pendingHeaders.length > 0) return openSection(st, takeHeaders(st));
   return st.section ?? openSection(st, null);
@@ -661,6 +684,7 @@ function cleanName(raw: string): string {
     if (s.length > 1 && s.startsWith('(') && s.endsWith(')') && !twoGroups(s.slice(1, -1))) s = s.slice(1, -1).trim();
     if (s.startsWith('(') && !s.includes(')')) s = s.slice(1).trim();
     if (s.endsWith(')') && !s.includes('(')) s = s.slice(0, -1).trim();
+    if (s.endsWith(']') && !s.includes('[')) s = s.slice(0, -1).trim();
   }
   return /[\p{L}\p{N}]/u.test(s) ? s : '';
 }

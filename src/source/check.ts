@@ -24,7 +24,7 @@ export { show, type Report } from './explain';
 const BARCODE = SourceProductSchema.properties.barcodes.items;
 const ENTRY_ID = SourceProductEntrySchema.properties.id;
 
-/** The ord of the ingredient with this lower-cased id, or undefined when there is none. */
+/** The ord of the ingredient with this id (compared ignoring case), or undefined when there is none. */
 export type OrdOf = (id: string) => number | undefined;
 
 /** True when `o` is an ingredient record; otherwise every broken rule was reported. */
@@ -54,7 +54,7 @@ export function checkProduct(o: unknown, ordOf: OrdOf, report: Report): number[]
 function entryOrds(p: SourceProduct, ordOf: OrdOf): number[] | null {
   const ords = new Array<number>(p.ingredients.length);
   for (let i = 0; i < ords.length; i++) {
-    const ord = ordOf(p.ingredients[i].id.toLowerCase());
+    const ord = ordOf(p.ingredients[i].id);
     if (ord === undefined) return null;
     ords[i] = ord;
   }
@@ -90,7 +90,7 @@ function sameCodes(v: unknown, field: string, report: Report): void {
 /** A label entry's id, once a uuid, names a known ingredient. */
 function knownId(ordOf: OrdOf): Rule {
   return (v, field, report) => {
-    if (typeof v === 'string' && Value.Check(ENTRY_ID, v) && ordOf(v.toLowerCase()) === undefined)
+    if (typeof v === 'string' && Value.Check(ENTRY_ID, v) && ordOf(v) === undefined)
       report(`${field} ${show(v)} is not the id of any line in ingredients.jsonl`);
   };
 }

@@ -6,7 +6,7 @@
 // the process hashes its bound already is answered at once, 503 with Retry-After, on the same
 // form; each limit of src/access/attempt-limits.ts has its own message (429).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUSY, BUSY_RETRY_S, isBusy, type UserRecord } from '../../access';
+import { BUSY, BUSY_RETRY_S, isBusy, retryAfterPassed, type UserRecord } from '../../access';
 import type { DashboardDeps } from '../pages';
 import { PREFIX } from '../pages';
 import { emailError, errorsOf, field, passwordError, type Body } from '../forms';
@@ -26,13 +26,14 @@ const SIGN_IN_REFUSED = {
   disabled: 'This account is disabled. Contact the operator of this service.',
 } as const;
 
-/** Runs a password check; null when it was refused because too many run now (the caller answers 503). */
+/** Runs a password check; null when it was refused because too many run now (the caller answers 503, held for its Retry-After). */
 async function unlessBusy<T>(reply: FastifyReply, check: () => Promise<T>): Promise<T | null> {
   try {
     return await check();
   } catch (err) {
     if (!isBusy(err)) throw err;
     void reply.header('retry-after', String(BUSY_RETRY_S));
+    await retryAfterPassed();
     return null;
   }
 }
