@@ -358,6 +358,8 @@ interface JoinState {
   byForm?: boolean;
   /** The US form is the base form (set with forms). */
   usSame?: boolean;
+  /** mayDropCommonName(label) (undefined: not asked yet). */
+  common?: boolean;
 }
 
 /**
@@ -441,7 +443,7 @@ export class LabelJoiner<T> {
         }
         return null;
       },
-      common_name: (s) => this.withoutCommonName(s.label),
+      common_name: (s) => ((s.common ??= this.mayDropCommonName(s.label)) ? this.withoutCommonName(s.label) : null),
       latin_inside: (s) => this.latinInside(s.label),
       respelt: (s) => this.respelled(this.formsOf(s)),
       species: (s) => this.respeciated(s.label),
@@ -532,7 +534,7 @@ export class LabelJoiner<T> {
       this.colourIndex(this.cisOf(s)) !== null ||
       this.casNumber(label) !== null ||
       this.byForm(s) ||
-      this.mayDropCommonName(label) ||
+      (s.common ??= this.mayDropCommonName(label)) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
       respeltSpecies(label, this.index.botany()) !== null
     );
@@ -839,10 +841,10 @@ export class LabelJoiner<T> {
    * Labels printed without punctuation ("cocos nucifera coconut oil") carry the
    * common name inline: a botanical name (it begins with a genus) without one or two
    * consecutive words after its genus and species, when the result is exactly a name
-   * and the dropped words name no part or preparation (the precision rules hold).
+   * and the dropped words name no part or preparation (the precision rules hold). Asked
+   * only of a label mayDropCommonName allows.
    */
   private withoutCommonName(label: string): Join<T> | null {
-    if (!this.mayDropCommonName(label)) return null;
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
     for (const n of [1, 2]) {
       // Inline common names sit before the part: never the last word ("… Root Extact", "… Flower Distillate").
@@ -907,14 +909,19 @@ class Spelling {
   respellings(key: string): string[] | null {
     if (!SIX_LETTERS.test(key)) return null; // no word to respell
     const parts = key.split(/([A-Z]{6,})/);
-    let out = [''];
+    // Most names have no word to respell (every word known, or none near one): no combinations then.
     let changed = false;
+    for (let i = 1; i < parts.length && !changed; i += 2) {
+      const c = this.candidates(parts[i]);
+      changed = c.length > 1 || c[0] !== parts[i];
+    }
+    if (!changed) return null;
+    let out = [''];
     for (let i = 0; i < parts.length; i++) {
       const c = i % 2 === 1 ? this.candidates(parts[i]) : [parts[i]];
-      if (c.length > 1 || c[0] !== parts[i]) changed = true;
       out = out.flatMap((o) => c.map((w) => o + w)).slice(0, MAX_RESPELLINGS);
     }
-    return changed ? out : null;
+    return out;
   }
 
   /** The known words w is a misspelling of, or [w] (remembered: labels print the same words again and again). */
