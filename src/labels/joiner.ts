@@ -8,7 +8,9 @@
 // inline common name, or the Latin name in brackets with the part after it. A join other
 // than by the printed form stands only when the record names the same thing (precision.ts).
 // The other forms are made only when one could join (a word of the name begins a key, and
-// without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word).
+// without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word),
+// and no step after the printed form runs when none of them could join (mayJoinOtherwise);
+// two neighbours printed as one (joinPair) are looked up as printed only when that is all they could join by.
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
 // table, tolerant match; colour index, CAS number, split); the same rules serve the sample pipeline
 // (targets are CosIng INCI names), the importer and the served catalogue (targets are
@@ -443,7 +445,7 @@ export class LabelJoiner<T> {
         }
         return null;
       },
-      common_name: (s) => ((s.common ??= this.mayDropCommonName(s.label)) ? this.withoutCommonName(s.label) : null),
+      common_name: (s) => (this.commonOf(s) ? this.withoutCommonName(s.label) : null),
       latin_inside: (s) => this.latinInside(s.label),
       respelt: (s) => this.respelled(this.formsOf(s)),
       species: (s) => this.respeciated(s.label),
@@ -534,7 +536,7 @@ export class LabelJoiner<T> {
       this.colourIndex(this.cisOf(s)) !== null ||
       this.casNumber(label) !== null ||
       this.byForm(s) ||
-      (s.common ??= this.mayDropCommonName(label)) ||
+      this.commonOf(s) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
       respeltSpecies(label, this.index.botany()) !== null
     );
@@ -770,6 +772,12 @@ export class LabelJoiner<T> {
     if (bare === f || bare === '') return null;
     const found = this.lookup(bare, false);
     return found !== null && this.same(text, found) ? found : null;
+  }
+
+  /** mayDropCommonName of the printed name, made once. */
+  private commonOf(s: JoinState): boolean {
+    s.common ??= this.mayDropCommonName(s.label);
+    return s.common;
   }
 
   /** colourIndexes of the printed name, made once. */
