@@ -41,3 +41,24 @@ test('reads of a catalogue file truncated under the read model answer or refuse 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('reads of a catalogue file overwritten with zeros under the read model answer or refuse with 503', async () => {
+  const { file, dir } = await buildFixture();
+  const c = Catalogue.open(file);
+  try {
+    assert.ok(c.readsByPlace, 'product answers are read from their places in the file');
+    const size = fs.statSync(file).size;
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(size - Math.floor(size * 0.4)), 0, undefined, Math.floor(size * 0.4));
+    fs.closeSync(fd);
+    const seen = { answer: 0, 503: 0 };
+    products.forEach((_, ord) => {
+      seen[outcome(() => c.product(productId(ord)))]++;
+      seen[outcome(() => c.product(productId(ord), 'gzip'))]++;
+    });
+    assert.ok(seen[503] > 0, 'the zeros reached rows read');
+  } finally {
+    c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -214,11 +214,12 @@ describe('ingredient search equals a plain scan', () => {
 });
 
 describe('product lookup by id equals a plain map', () => {
-  it('every id finds its product; unknown, upper-case and malformed ids find nothing', () => {
+  it('every id finds its product, in either letter case; unknown and malformed ids find nothing', () => {
     const byId = new Map(prods.map((p) => [p.id.toLowerCase(), p]));
     for (const [id, p] of byId) {
       const got = JSON.parse(cat.product(id)!.toString());
       assert.deepEqual([got.id, got.name, got.ingredients.length], [id, p.name, p.ingredients.length]);
+      assert.equal(cat.product(id.toUpperCase())!.toString(), cat.product(id)!.toString());
     }
     const misses = [
       ...Array.from({ length: 200 }, randomUuid)
@@ -227,7 +228,6 @@ describe('product lookup by id equals a plain map', () => {
       ...[...byId.keys()]
         .slice(0, 20)
         .flatMap((id) => [
-          id.toUpperCase(),
           id.slice(1),
           id + '0',
           id.replace(/-/g, '_'),
@@ -296,5 +296,24 @@ describe('product filter equals a plain scan', () => {
       }),
       { numRuns: 400, seed: 3 },
     );
+  });
+});
+
+describe('ingredient lookup by id equals a plain map', () => {
+  it('every id finds its record, in either letter case; unknown and malformed ids find nothing', () => {
+    const ids = ings.map((i) => i.id.toLowerCase());
+    for (const id of ids) {
+      const got = JSON.parse(cat.ingredient(id)!.toString());
+      assert.equal(got.id, id);
+      assert.equal(cat.ingredient(id.toUpperCase()), cat.ingredient(id));
+    }
+    const known = new Set(ids);
+    const misses = [
+      ...Array.from({ length: 200 }, randomUuid).filter((u) => !known.has(u.toLowerCase())),
+      ...ids.slice(0, 20).flatMap((id) => [id.slice(1), id + '0', id.replace(/-/g, '_'), id.slice(0, 35) + 'g']),
+      '',
+      'not-a-uuid',
+    ];
+    for (const id of misses) assert.equal(cat.ingredient(id), null, id);
   });
 });

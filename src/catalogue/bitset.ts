@@ -38,6 +38,22 @@ export class Bitset {
     for (let i = 0; i < a.length; i++) a[i] &= ~b[i];
     return this;
   }
+  /** and(), counting the bits left in the same pass (rather than a pass of count() after it). */
+  andCount(other: Bitset): number {
+    const a = this.words,
+      b = other.words;
+    let n = 0;
+    for (let i = 0; i < a.length; i++) n += popcount((a[i] &= b[i]));
+    return n;
+  }
+  /** andNot(), counting the bits left in the same pass. */
+  andNotCount(other: Bitset): number {
+    const a = this.words,
+      b = other.words;
+    let n = 0;
+    for (let i = 0; i < a.length; i++) n += popcount((a[i] &= ~b[i]));
+    return n;
+  }
   /** Keeps only the listed ords (work in proportion to the list, plus two native passes). */
   andList(ords: ArrayLike<number>, scratch: Bitset): this {
     scratch.words.fill(0);

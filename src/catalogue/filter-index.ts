@@ -100,17 +100,22 @@ export class FilterIndex {
     // Start from a copy of the first required bitset (one native copy instead of a fill and a pass).
     const first = required.findIndex((s) => s instanceof Bitset);
     const r = first < 0 ? this.result.fill() : this.result.copy(required[first] as Bitset);
-    required.forEach((set, i) => {
-      if (i === first) return;
-      if (set instanceof Bitset) r.and(set);
-      else r.andList(set, this.scratch);
-    });
-    for (const ing of f.excludes) {
-      const set = this.ingredient(ing);
-      if (set instanceof Bitset) r.andNot(set);
+    const steps: Array<{ set: DocSet; keep: boolean }> = [
+      ...required.filter((_, i) => i !== first).map((set) => ({ set, keep: true })),
+      ...f.excludes.map((ing) => ({ set: this.ingredient(ing), keep: false })),
+    ];
+    // The last pass over a whole bitset counts what is left as it goes (no count() pass after it).
+    let total = -1;
+    steps.forEach(({ set, keep }, i) => {
+      const last = i === steps.length - 1;
+      if (set instanceof Bitset) {
+        if (last) total = keep ? r.andCount(set) : r.andNotCount(set);
+        else if (keep) r.and(set);
+        else r.andNot(set);
+      } else if (keep) r.andList(set, this.scratch);
       else r.clearList(set);
-    }
-    return { ords: r.head(head), total: r.count() };
+    });
+    return { ords: r.head(head), total: total >= 0 ? total : r.count() };
   }
 
   /** How many products each given filter matches on its own (for the no-match hint). */

@@ -6,14 +6,17 @@
 // at open (one loader per index; a swap opens in steps, openInSteps, so that requests are served
 // meanwhile; the label join tables are made by the label threads, label-pool.ts), so request
 // work is lookups and bitset/posting-list passes
-// only. SQL per request: one read — a product's packed or compressed answer by primary key,
-// a batch's packed answers in one statement returning one row (up to 50 primary keys; the
-// blobs concatenated, no Buffer per product), and for a barcode first
+// only. Reads of the file per request: a product's packed answer with one pread of its own
+// bytes, at the place found for it at open (packed-places.ts; through SQLite by primary key
+// when the places could not be found as expected); SQL for the rest — a product's compressed
+// answer by primary key, a batch's packed answers in one statement returning one row (up to
+// 50 primary keys; the blobs concatenated, no Buffer per product), and for a barcode first
 // one primary-key read of the barcode's product ord. A file that is not a catalogue of this
 // schema version is refused at open. The file is read with read(), never memory-mapped, so
 // a file truncated or rewritten under it can fail a read but never stop the process: such a
 // read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
 // 503 ApiError, never anything the server would answer 500.
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   FORMAT,
@@ -29,7 +32,8 @@ import {
 import type { IngredientCategory } from '../source/records';
 import { TextIndex } from './text-index';
 import { Fragments } from './fragments';
-import { ProductIds } from './product-ids';
+import { UuidOrds } from './uuid-ords';
+import { PackedPlaces } from './packed-places';
 import { Searcher } from './search';
 import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
@@ -71,11 +75,15 @@ export class Catalogue {
   readonly builtAt: string;
   readonly healthJson: string;
   private readonly db: Database.Database;
+  /** The file open a second time, for the product reads by pread (places). */
+  private readonly fd: number;
+  /** Where each product's packed answer lies in the file; none when not found as expected (read through SQLite). */
+  private readonly places: PackedPlaces | undefined;
   private readonly byOrd: Record<AnswerEncoding, Database.Statement<[number], Buffer>>;
   private readonly byGtin: Database.Statement<[string], number>;
   /** By number of ords: the batch's one read (packedOf). */
   private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
-  private readonly productIds: ProductIds;
+  private readonly productIds: UuidOrds;
   private readonly summaries: Fragments;
   private readonly records: Buffer[];
   /** The records as the ends of product entries (format.ts unpackInto). */
@@ -83,7 +91,7 @@ export class Catalogue {
   private readonly searchItems: Fragments;
   private readonly ingredientNames: string[];
   private readonly ingredientKeys: string[];
-  private readonly ingredientOrd: Map<string, number>;
+  private readonly ingredientIds: UuidOrds;
   private readonly productSearch: Searcher;
   private readonly ingredientSearch: Searcher;
   private readonly filter: FilterIndex;
@@ -111,7 +119,16 @@ export class Catalogue {
 
   /** open(), pausing (yield) after each index is loaded. */
   private static *opening(file: string, opts: { cacheMinMatches?: number }): Generator<void, Catalogue> {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    // Closed after SQLite's connection (close()): closing any descriptor of a file drops the
+    // process's POSIX locks on it, SQLite's shared lock included.
+    const fd = openSync(file, 'r');
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
     try {
       // Take the shared lock once and keep it, rather than lock and re-check the file
       // around every read (about 5 of the 11 µs a product read took). Builds never write a served
@@ -122,9 +139,10 @@ export class Catalogue {
       // SIGBUS on the next read of a page past the new end; a read() just comes back short.
       // The map saved about 1 µs a product and 50–120 µs a batch of 50 in process
       // (docs/performance.md, "Memory map").
-      return new Catalogue(db, yield* loadInSteps(db, opts.cacheMinMatches));
+      return new Catalogue(db, fd, yield* loadInSteps(db, fd, opts.cacheMinMatches));
     } catch (err) {
       db.close();
+      closeSync(fd);
       throw err;
     }
   }
@@ -143,11 +161,13 @@ export class Catalogue {
     }
   }
 
-  private constructor(db: Database.Database, l: Loaded) {
+  private constructor(db: Database.Database, fd: number, l: Loaded) {
     this.db = db;
+    this.fd = fd;
+    this.places = l.places;
     this.builtAt = l.meta.get('built_at') ?? 'unknown';
     ({ records: this.records, names: this.ingredientNames, keys: this.ingredientKeys } = l.ingredients);
-    ({ ordById: this.ingredientOrd, searchItems: this.searchItems } = l.ingredients);
+    ({ ids: this.ingredientIds, searchItems: this.searchItems } = l.ingredients);
     this.ingredients = this.records.length;
     this.tails = l.tails;
     this.summaries = l.summaries;
@@ -173,7 +193,7 @@ export class Catalogue {
     });
   }
 
-  /** Full product answer (2.3) by lower-case uuid, in the given encoding, or null. */
+  /** Full product answer (2.3) by uuid (letter case ignored), in the given encoding, or null. */
   product(id: string, encoding: AnswerEncoding = 'identity'): Buffer | null {
     const ord = this.productIds.ord(id);
     return ord < 0 ? null : this.answer(ord, encoding);
@@ -186,7 +206,7 @@ export class Catalogue {
   }
 
   /**
-   * JSON array of answers (or null) in the order of the lower-case ids; one SQL read for all
+   * JSON array of answers (or null) in the order of the ids (letter case ignored); one SQL read for all
    * of them. `alloc` gives the buffer to write it in (at least the size asked; the answer is its first bytes).
    */
   batch(ids: string[], alloc?: (size: number) => Buffer): Buffer {
@@ -239,15 +259,30 @@ export class Catalogue {
   }
 
   private answer(ord: number, encoding: AnswerEncoding): Buffer {
-    const stored = readFile(() => this.byOrd[encoding].get(ord));
+    const stored =
+      (encoding === 'identity' ? this.placed(ord) : undefined) ?? readFile(() => this.byOrd[encoding].get(ord));
     if (stored === undefined) throw unreadable();
     return encoding === 'identity' ? this.tails.product(stored) : stored;
   }
 
-  /** Ingredient record (2.5) by lower-case uuid, or null. */
+  /** True when product answers are read by pread from their places in the file (packed-places.ts), false: through SQLite. */
+  get readsByPlace(): boolean {
+    return this.places !== undefined;
+  }
+
+  /** The packed answer of `ord` read from its place in the file (reused buffer: unpack it at once), or undefined. */
+  private placed(ord: number): Buffer | undefined {
+    try {
+      return this.places?.read(ord);
+    } catch {
+      throw unreadable();
+    }
+  }
+
+  /** Ingredient record (2.5) by uuid (letter case ignored), or null. */
   ingredient(id: string): Buffer | null {
-    const ord = this.ingredientOrd.get(id);
-    return ord === undefined ? null : this.records[ord];
+    const ord = this.ingredientIds.ord(id);
+    return ord < 0 ? null : this.records[ord];
   }
 
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10); `hint` when none match. */
@@ -275,10 +310,8 @@ export class Catalogue {
       brandKey: q.brand === undefined ? undefined : brandKey(q.brand),
       origin: q.origin,
       freeOf: q.freeOf,
-      has: q.hasIngredient === undefined ? undefined : (this.ingredientOrd.get(q.hasIngredient) ?? -1),
-      excludes: q.excludesIngredients
-        .map((id) => this.ingredientOrd.get(id))
-        .filter((o): o is number => o !== undefined),
+      has: q.hasIngredient === undefined ? undefined : this.ingredientIds.ord(q.hasIngredient),
+      excludes: q.excludesIngredients.map((id) => this.ingredientIds.ord(id)).filter((o) => o >= 0),
     };
     const r = this.filter.run(f, (page - 1) * PAGE_SIZE, PAGE_SIZE);
     return listJson(this.summaries, r.ords, page, r.total, () => ({ hint: hint(this.filter.alone(f)) }));
@@ -314,6 +347,7 @@ export class Catalogue {
 
   close(): void {
     this.db.close();
+    closeSync(this.fd);
   }
 }
 
@@ -341,14 +375,15 @@ interface Loaded {
   tails: EntryTails;
   summaries: Fragments;
   products: number;
-  productIds: ProductIds;
+  productIds: UuidOrds;
+  places: PackedPlaces | undefined;
   filter: FilterIndex;
   productSearch: Searcher;
   ingredientSearch: Searcher;
 }
 
 /** Loads every index of an opened file, pausing (yield) after each. */
-function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generator<void, Loaded> {
+function* loadInSteps(db: Database.Database, fd: number, cacheMinMatches?: number): Generator<void, Loaded> {
   const meta = readMeta(db);
   const size = (key: string) => Number(meta.get(key) ?? 0);
   const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
@@ -359,6 +394,8 @@ function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generato
   const products = rows.rows.length;
   yield;
   const productIds = loadProductIds(db, products);
+  yield;
+  const places = yield* findPlaces(db, fd, products);
   yield;
   const postings = loadIngredientPostings(db);
   yield;
@@ -374,6 +411,7 @@ function* loadInSteps(db: Database.Database, cacheMinMatches?: number): Generato
     summaries: rows.summaries,
     products,
     productIds,
+    places,
     filter,
     productSearch,
     ingredientSearch,
@@ -399,7 +437,7 @@ function readMeta(db: Database.Database): Map<string, string> {
 }
 
 interface IngredientTables {
-  ordById: Map<string, number>;
+  ids: UuidOrds;
   names: string[];
   keys: string[];
   /** Each ord's record (2.5) as bytes. */
@@ -416,8 +454,8 @@ function* loadIngredients(
   count: number,
   searchItemBytes: number,
 ): Generator<void, IngredientTables> {
-  const t: IngredientTables = {
-    ordById: new Map(),
+  const ids: Array<[string, number]> = [];
+  const t: Omit<IngredientTables, 'ids'> = {
     names: [],
     keys: [],
     records: [],
@@ -427,14 +465,15 @@ function* loadIngredients(
     .prepare('SELECT ord, id, name, name_key, record, search_item FROM ingredients ORDER BY ord')
     .raw()
     .iterate() as Iterable<[number, string, string, string, string, string]>) {
-    t.ordById.set(id, ord);
+    ids.push([id, ord]);
     t.names[ord] = name;
     t.keys[ord] = key;
     t.records[ord] = Buffer.from(record);
     t.searchItems.push(item);
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
-  return t;
+  ids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ...t, ids: new UuidOrds(ids.length, ids) };
 }
 
 /** Each ingredient ord's products (ascending ords), for the filters. */
@@ -468,10 +507,20 @@ function* loadProducts(
   return { rows, summaries };
 }
 
+/** Where the products' packed answers lie in the file (packed-places.ts), checked against SQLite's reads. */
+function findPlaces(db: Database.Database, fd: number, products: number): Generator<void, PackedPlaces | undefined> {
+  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'products'").pluck();
+  const packed = db.prepare('SELECT packed FROM products WHERE ord = ?').pluck() as Database.Statement<
+    [number],
+    Buffer
+  >;
+  return PackedPlaces.find(fd, root.get() as number, products, (ord) => packed.get(ord));
+}
+
 /** Product id → ord. */
-function loadProductIds(db: Database.Database, products: number): ProductIds {
+function loadProductIds(db: Database.Database, products: number): UuidOrds {
   const rows = db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>;
-  return new ProductIds(products, rows);
+  return new UuidOrds(products, rows);
 }
 
 function textIndex(db: Database.Database, kind: number, docs: number): TextIndex {

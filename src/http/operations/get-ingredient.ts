@@ -27,7 +27,7 @@ export function getIngredient(app: Api): void {
       },
     },
     (req, reply) => {
-      const record = app.catalogue().ingredient(req.params.id.toLowerCase());
+      const record = app.catalogue().ingredient(req.params.id);
       if (record === null) throw new ApiError('not_found', `No ingredient with id ${req.params.id}`);
       sendJson(reply, record);
     },

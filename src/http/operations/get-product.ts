@@ -49,7 +49,7 @@ export function getProduct(app: Api): void {
     },
     (req, reply) => {
       const encoding = answerEncoding(req.headers['accept-encoding']);
-      const product = app.catalogue().product(req.params.id.toLowerCase(), encoding);
+      const product = app.catalogue().product(req.params.id, encoding);
       if (product === null) throw new ApiError('not_found', `No product with id ${req.params.id}`);
       sendAnswer(reply, product, encoding);
     },

@@ -1,0 +1,155 @@
+// `node dist/bench/route-runs.js [--old DIR] [--rounds N] [--only A,B] [--duration S] [--warmup S]`:
+// the read routes of this checkout against another's (DIR, built apart), each against bare
+// node:http servers measured just before it. Each round measures, for each checkout in turn
+// (new first in odd rounds, old first in even ones, so that neither always runs second): the
+// bare server with the small body and with a product-sized one, then the service of that
+// checkout (`catalogue serve`, metering on, SQLite store, logging at info, as `npm run bench`
+// runs it) on every scenario asked for, then its RssAnon. Guarantees: every figure is the
+// server's CPU per request over the measured window and its ratio to the bare server of the
+// same checkout and round (product answers to the product-sized one, as `npm run bench`
+// does); both services use the same catalogue, access store, key and requests.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { openAdmin } from '../src/access';
+import { ensureCatalogue, log } from './catalogue';
+import { runLoad } from './load';
+import { parseOptions } from './options';
+import { memory } from './proc';
+import { startBaseline, startService, type Server } from './servers';
+import { buildWorkload, type BenchRequest, type Workload } from './workload';
+
+interface Route {
+  id: string;
+  requests: (w: Workload) => BenchRequest[];
+  /** Compared with the bare server sending a product-sized body. */
+  large?: boolean;
+}
+
+const ROUTES: Route[] = [
+  { id: 'health', requests: (w) => w.health },
+  { id: 'product-by-id', requests: (w) => w.productById, large: true },
+  { id: 'ingredient-by-id', requests: (w) => w.ingredientById },
+  { id: 'product-search', requests: (w) => w.productSearch },
+  { id: 'filter', requests: (w) => w.filter },
+  { id: 'ingredient-search', requests: (w) => w.ingredientSearch },
+];
+
+interface Run {
+  checkout: 'new' | 'old';
+  round: number;
+  scenario: string;
+  cpuUs: number;
+  overBare: number;
+  p99Ms: number;
+  rps: number;
+}
+
+function take(argv: string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const old = take(argv, '--old');
+  const rounds = Number(take(argv, '--rounds') ?? 3);
+  const o = parseOptions(argv, process.env, cpus().length);
+  const routes = ROUTES.filter((r) => o.only.length === 0 || o.only.includes(r.id));
+  const dist = resolve(__dirname, '..');
+  const root = resolve(dist, '..');
+  const cat = await ensureCatalogue(root, o);
+  const w = buildWorkload(cat.file, o.seed);
+  const work = join(root, 'var', 'bench', `route-runs-${process.pid}`);
+  mkdirSync(work, { recursive: true });
+  const plans = join(work, 'plans.json');
+  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
+  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
+  const access = `sqlite:${join(work, 'access.sqlite')}`;
+  const admin = await openAdmin(access, { plansFile: plans });
+  const key = (await admin.createKey('bench')).key;
+  await admin.close();
+  const checkouts: Array<[Run['checkout'], string]> = [['new', root]];
+  if (old !== undefined) checkouts.push(['old', resolve(old)]);
+  const out: Run[] = [];
+  const measure = async (server: Server, name: string, requests: BenchRequest[]) => {
+    const r = await runLoad(dist, work, name, {
+      url: server.url,
+      connections: o.connections,
+      duration: o.duration,
+      warmup: o.warmup,
+      headers: { 'x-api-key': key },
+      requests,
+      serverPid: server.pid,
+    });
+    return { cpuUs: ((r.serverCpuMs ?? NaN) * 1000) / r.requests, p99Ms: r.p99, rps: r.rps };
+  };
+  const bareRun = async (bytes: number) => {
+    const server = await startBaseline(dist, bytes);
+    try {
+      return (await measure(server, `bare-${bytes}`, w.productById)).cpuUs;
+    } finally {
+      await server.stop();
+    }
+  };
+  for (let round = 1; round <= rounds; round++) {
+    const order = round % 2 === 1 ? checkouts : [...checkouts].reverse();
+    for (const [checkout, dir] of order) {
+      const small = await bareRun(0);
+      const large = await bareRun(Math.round(w.productBytes));
+      log(
+        `round ${round} ${checkout}: bare ${small.toFixed(1)} µs, product-sized ${large.toFixed(1)} µs (load ${loadavg()[0].toFixed(1)})`,
+      );
+      const server = await startService(dir, { catalogue: cat.file, access, plans, logFile: join(work, 'serve.log') });
+      try {
+        for (const route of routes) {
+          const m = await measure(server, route.id, route.requests(w));
+          const run: Run = {
+            checkout,
+            round,
+            scenario: route.id,
+            ...m,
+            overBare: m.cpuUs / (route.large ? large : small),
+          };
+          out.push(run);
+          log(
+            `round ${round} ${checkout} ${route.id}: ${m.cpuUs.toFixed(1)} µs/req, ${run.overBare.toFixed(2)} × bare, ` +
+              `p99 ${m.p99Ms.toFixed(1)} ms, ${m.rps.toFixed(0)} req/s`,
+          );
+        }
+        log(
+          `round ${round} ${checkout}: RssAnon ${((memory(server.pid)?.anon ?? NaN) / 2 ** 20).toFixed(0)} MiB after the routes`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  process.stdout.write(summary(out, routes));
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Per route and checkout: the × bare of each round, in order. */
+function summary(out: Run[], routes: Route[]): string {
+  const lines = ['route                  checkout  × bare by round            p99 ms by round'];
+  for (const r of routes)
+    for (const c of ['old', 'new'] as const) {
+      const runs = out.filter((x) => x.scenario === r.id && x.checkout === c);
+      if (runs.length === 0) continue;
+      lines.push(
+        `${r.id.padEnd(22)} ${c.padEnd(9)} ${runs
+          .map((x) => x.overBare.toFixed(2))
+          .join(', ')
+          .padEnd(26)} ` + runs.map((x) => x.p99Ms.toFixed(1)).join(', '),
+      );
+    }
+  return lines.join('\n') + '\n';
+}
+
+main().catch((err) => {
+  process.stderr.write(`route-runs: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
