@@ -8,9 +8,10 @@
 // a row whose bytes were read from that place and checked against SQLite's own answer for a
 // sample of rows at open; anything the walk does not expect (a page type, an overflow, a
 // rowid out of range, a read error) leaves no places at all, and the read model then reads
-// through SQLite as before. A batch reads its products the same way, one pread each. A read gives the bytes only when the whole place was read and
-// they hold one packed answer of exactly that length (format.ts packedLength): a file
-// truncated or rewritten under the server fails it (the caller answers 503), never crashes.
+// through SQLite as before. A batch reads its products the same way, one pread each. A read
+// gives the bytes only when the whole place was read and they hold one packed answer of
+// exactly that length (format.ts packedLength): a file truncated or rewritten under the
+// server fails it (the read model then reads through SQLite, as before places), never crashes.
 import { fstatSync, readSync } from 'node:fs';
 import { packedLength } from './format';
 

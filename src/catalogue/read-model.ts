@@ -8,7 +8,8 @@
 // work is lookups and bitset/posting-list passes
 // only. Reads of the file per request: a product's packed answer with one pread of its own
 // bytes, at the place found for it at open (packed-places.ts), a batch's the same way, one
-// pread a distinct product (when the places could not be found as expected: through SQLite,
+// pread a distinct product (when the places could not be found as expected, or a place no
+// longer holds its answer because the file changed under the server: through SQLite,
 // by primary key, a batch's in one statement returning one row — the blobs concatenated, no
 // Buffer per product); SQL for the rest — a product's compressed answer by primary key, and
 // for a barcode first one primary-key read of the barcode's product ord. A file that is not
@@ -237,12 +238,12 @@ export class Catalogue {
     return { packed, startOf };
   }
 
-  /** The same from their places in the file, one pread each (reused buffer: unpack at once). */
+  /** The same from their places in the file, one pread each (reused buffer: unpack at once); as placed() when one fails. */
   private placedMany(wanted: number[]): { packed: Buffer; startOf: Map<number, number> } {
     try {
       return this.places!.readMany(wanted);
     } catch {
-      throw unreadable();
+      return this.packedRows(wanted);
     }
   }
 
@@ -285,12 +286,17 @@ export class Catalogue {
     return this.places !== undefined;
   }
 
-  /** The packed answer of `ord` read from its place in the file (reused buffer: unpack it at once), or undefined. */
+  /**
+   * The packed answer of `ord` read from its place in the file (reused buffer: unpack it at
+   * once), or undefined: no places, or the place no longer holds it (the file changed under
+   * the server), when the read goes through SQLite as it did before places, which answers
+   * from its cache or refuses with 503.
+   */
   private placed(ord: number): Buffer | undefined {
     try {
       return this.places?.read(ord);
     } catch {
-      throw unreadable();
+      return undefined;
     }
   }
 
