@@ -35,7 +35,7 @@ export class LabelKeysBuilder {
    * Per ingredient ord, the first labels given to `entry` with it (at most ENTERED): a repeat
    * changes nothing, and comparing a few strings costs less than a lookup in `spellings`.
    */
-  private readonly entered: string[][] = [];
+  private readonly entered: (string[] | undefined)[] = [];
 
   /**
    * `weak`: a record with no CAS number, no EC number and no functions (JoinIndex.weak);
@@ -43,6 +43,7 @@ export class LabelKeysBuilder {
    */
   ingredient(ord: number, name: string, otherNames: string | null, weak = false, cas: string | null = null): void {
     this.names.push([name, ord]);
+    this.entered[ord] = undefined; // a slot per ord in order: entry() fills them at random, and a sparse array went to dictionary mode
     if (weak) this.weak.push(ord);
     if (cas !== null) this.cas.push([cas, ord]);
     if (otherNames !== null)

@@ -58,8 +58,13 @@ class CrossLineRules {
 
 /** What the pass builds from the valid products: postings per ingredient and the product term index. */
 class ProductIndexes {
-  readonly postings: number[][] = [];
+  /** Per ingredient ord (a slot for each from the start: filled at random, a sparse array went to dictionary mode). */
+  readonly postings: number[][];
   readonly terms = new TermIndexBuilder();
+
+  constructor(ingredients: number) {
+    this.postings = new Array<number[]>(ingredients);
+  }
 
   add(ord: number, p: SourceProduct, ords: readonly number[], dict: Dictionary): void {
     for (let i = 0; i < ords.length; i++) {
@@ -86,7 +91,7 @@ export async function readProducts(
   progress: LineProgress,
 ): Promise<ProductCounts> {
   const cross = new CrossLineRules();
-  const indexes = new ProductIndexes();
+  const indexes = new ProductIndexes(dict.count);
   const ordOf = (id: string) => dict.ordById.get(id);
   const compressor = new AnswerCompressor(out, dict.record);
   let ord = 0;

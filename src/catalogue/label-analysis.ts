@@ -10,8 +10,8 @@
 // bytes, with the event loop let run every ~2 ms of work (the HTTP route uses it).
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
-import { JoinIndex, LabelJoiner, type Join, type SplitPart } from '../labels/joiner';
-import { eachJoinedEntry, type JoinedEntry } from '../labels/join-entries';
+import { JoinIndex, LabelJoiner, type Join } from '../labels/joiner';
+import { eachJoinedEntry, type JoinMemo, type JoinedEntry } from '../labels/join-entries';
 import { parseSteps } from '../labels/parser';
 
 /** Longest stretch of work between two turns of the event loop in analyseInSlices, ms. */
@@ -27,25 +27,25 @@ const WEAK_RECORD = [/"cas_number":null/, /"ec_number":null/, /"functions":\[\]/
 const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 
 /**
- * The catalogue's joiner remembering each name's join, split and split part for one
- * analysis: a name printed in many sections (shade ranges, kits) is looked up once (joins are pure).
+ * The catalogue's joiner remembering each split part and each part of "A/B" for one
+ * analysis (each name's join and split are remembered by eachJoinedEntry's JoinMemo, one
+ * for all sections): a label's names share their parts ("Water/…/Eau").
  */
 class RememberingJoiner extends LabelJoiner<number> {
-  private readonly joins = new Map<string, Join<number> | null>();
-  private readonly splits = new Map<string, [SplitPart<number>, SplitPart<number>] | null>();
   private readonly parts = new Map<string, Join<number> | null>();
+  private readonly wholeNames = new Map<string, Join<number> | null>();
+  private readonly genusFirsts = new Map<string, boolean>();
 
-  override join(label: string): Join<number> | null {
-    let j = this.joins.get(label);
-    if (j === undefined) this.joins.set(label, (j = super.join(label)));
+  protected override wholeName(text: string): Join<number> | null {
+    let j = this.wholeNames.get(text);
+    if (j === undefined) this.wholeNames.set(text, (j = super.wholeName(text)));
     return j;
   }
 
-  override split(label: string, atSpaces = true): [SplitPart<number>, SplitPart<number>] | null {
-    const key = `${atSpaces ? 1 : 0}${label}`;
-    let parts = this.splits.get(key);
-    if (parts === undefined) this.splits.set(key, (parts = super.split(label, atSpaces)));
-    return parts;
+  protected override genusFirst(part: string): boolean {
+    let g = this.genusFirsts.get(part);
+    if (g === undefined) this.genusFirsts.set(part, (g = super.genusFirst(part)));
+    return g;
   }
 
   /** A part of a split, remembered: the splits of names sharing their first words try the same parts. */
@@ -141,13 +141,15 @@ export class LabelAnalyser {
   private *steps(text: string, sink: (batch: string[]) => void): Generator<void, string> {
     const parsed = yield* parseSteps(text);
     const joiner = new RememberingJoiner(this.joiner.index);
+    // A name printed in many sections (shade ranges, kits) is joined once.
+    const memo: JoinMemo<number> = new Map();
     let flags = 0;
     let recognised = 0;
     let position = 0;
     let batch: string[] = [];
     const tails = new Map<string, Tail>();
     for (let s = 0; s < parsed.sections.length; s++) {
-      for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner)) {
+      for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner, memo)) {
         const ord = e.join?.target;
         if (ord !== undefined) {
           flags |= this.flagBits[ord];

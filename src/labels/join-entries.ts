@@ -3,11 +3,12 @@
 // but together spell a name ("Ethylhexyl, Methoxycinnamate" — a comma printed inside a
 // name) become one entry, printed as both, unless the pair joins only by a colour index
 // or the second is two names itself; nothing else is merged or dropped. A name
-// printed several times (shade ranges, kits) is joined once. An entry that is two names
+// printed several times (shade ranges, kits) is joined once (across the lists of one
+// JoinMemo). An entry that is two names
 // printed without a separator ("Glycerin Butylene Glycol") becomes two entries, each
 // joined with rule "split" (LabelJoiner.split).
 import type { LabelEntry } from './parser';
-import type { Join, LabelJoiner, SplitPart } from './joiner';
+import type { Join, JoinNote, LabelJoiner, SplitPart } from './joiner';
 
 export interface JoinedEntry<T> extends LabelEntry {
   join: Join<T> | null;
@@ -17,21 +18,47 @@ export function joinEntries<T>(entries: readonly LabelEntry[], joiner: LabelJoin
   return [...eachJoinedEntry(entries, joiner)];
 }
 
-/** joinEntries one entry at a time (a caller may pause between them: label-analysis.ts). */
-export function* eachJoinedEntry<T>(entries: readonly LabelEntry[], joiner: LabelJoiner<T>): Generator<JoinedEntry<T>> {
-  const memo = new Map<string, Join<T> | null>();
-  const splits = new Map<string, [SplitPart<T>, SplitPart<T>] | null>();
-  const join1 = (name: string): Join<T> | null => {
-    let j = memo.get(name);
-    if (j === undefined) memo.set(name, (j = joiner.join(name)));
-    return j;
+/** What one printed name gave: its join, and its split once asked (undefined: not yet). */
+interface Remembered<T> extends JoinNote {
+  join: Join<T> | null;
+  parts?: [SplitPart<T>, SplitPart<T>] | null;
+}
+
+/** Each printed name's join and split, for joining several lists of one label (its sections) with one look-up per name. */
+export type JoinMemo<T> = Map<string, Remembered<T>>;
+
+/**
+ * joinEntries one entry at a time (a caller may pause between them: label-analysis.ts);
+ * `memo` may be shared by the lists of one label (joins are pure).
+ */
+export function* eachJoinedEntry<T>(
+  entries: readonly LabelEntry[],
+  joiner: LabelJoiner<T>,
+  memo: JoinMemo<T> = new Map(),
+): Generator<JoinedEntry<T>> {
+  const known = (name: string): Remembered<T> => {
+    let r = memo.get(name);
+    if (r === undefined) {
+      r = { join: null, stop: 0 };
+      r.join = joiner.join(name, r);
+      memo.set(name, r);
+    }
+    return r;
   };
+  /** The join of two neighbours printed as one name (joinPair), remembered as that name's. */
+  const pairOf = (both: string, a: string, ra: Remembered<T>, b: string, rb: Remembered<T>): Join<T> | null => {
+    let r = memo.get(both);
+    if (r === undefined) memo.set(both, (r = { join: joiner.joinPair(a, b, ra, rb, both), stop: 0 }));
+    return r.join;
+  };
+  /** The name's split (splitOf given its join). */
+  const split1 = (r: Remembered<T>, name: string) => (r.parts ??= splitOf(name, r.join, joiner));
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    const join = join1(e.label_name);
+    const r = known(e.label_name);
+    const join = r.join;
     // Two names printed without a separator: two entries, never a join to one of them.
-    let parts = splits.get(e.label_name);
-    if (parts === undefined) splits.set(e.label_name, (parts = splitOf(e.label_name, join, joiner)));
+    const parts = split1(r, e.label_name);
     if (parts !== null) {
       for (const p of parts)
         yield { label_name: p.text, concentration: null, may_contain: e.may_contain, join: p.join };
@@ -39,10 +66,13 @@ export function* eachJoinedEntry<T>(entries: readonly LabelEntry[], joiner: Labe
     }
     const next = entries[i + 1];
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
+      const rn = known(next.label_name);
+      // Most pairs are known to join nothing from what joining each name found (pairMayJoin).
+      const mayJoin = rn.join === null && joiner.pairMayJoin(e.label_name, r, rn);
       const both = `${e.label_name}, ${next.label_name}`;
-      const pair = join1(next.label_name) === null ? join1(both) : null;
+      const pair = mayJoin ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.
-      if (pair !== null && pair.rule !== 'colour_index' && splitOf(next.label_name, null, joiner) === null) {
+      if (pair !== null && pair.rule !== 'colour_index' && split1(rn, next.label_name) === null) {
         yield { ...e, label_name: both, concentration: e.concentration ?? next.concentration, join: pair };
         i++;
         continue;

@@ -82,6 +82,11 @@ export class JoinIndex<T> {
   readonly synonyms = new Map<string, T | null>();
   /** Whole printed names (exact key) and what they stand for: checked first, an alias table of one catalogue's own labels. */
   readonly spellings = new Map<string, T>();
+  /**
+   * The compact form of every key of the four tables above (exact keys' too): a form whose
+   * compact key is not here is in none of them (lookup asks this first). Only grows, as the tables do.
+   */
+  readonly anyKey = new Set<string>();
   /** CAS numbers of the records (their cas_number); null: a number two targets carry, never used. */
   readonly cas = new Map<string, T | null>();
   /** Each record's CAS numbers. */
@@ -101,7 +106,11 @@ export class JoinIndex<T> {
   private readonly spelling = new Spelling();
   private botanyWords: Botany | null = null;
   /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
-  private keysSorted: { keys: string[]; reversed: string[] } | null = null;
+  private keysSorted: SortedKeys | null = null;
+  /** The spellings' text before ", " (exact keys), and how many spellings they were made of. */
+  private spellingHeads: { heads: Set<string>; of: number } | null = null;
+  /** The records of the names "CI nnnnn" by their number (colour indexes), made on first use. */
+  private colourIndexNames: Map<string, T> | null = null;
   private names: Map<T, string> | null = null;
 
   /**
@@ -111,6 +120,7 @@ export class JoinIndex<T> {
    */
   prepare(): void {
     this.spelling.prepare();
+    this.colourIndexName('');
     this.namesBeginningWith('');
     this.namesEndingWith('');
     this.sortedKeys();
@@ -144,21 +154,51 @@ export class JoinIndex<T> {
 
   /** True when a compact key of a name, alias or synonym begins with this text (a word of an exact key). */
   mayBegin(word: string): boolean {
-    return startsSome(this.sortedKeys().keys, word);
+    const k = this.sortedKeys();
+    // Most words new to the catalogue begin no key with their first three characters.
+    if (word.length >= 3 && k.firstThree !== null && k.firstThree[threeAt(word, 0)] === 0) return false;
+    return startsSome(k.keys, word);
   }
 
   /** True when a compact key of a name, alias or synonym ends with this text (a word of an exact key). */
   mayEnd(word: string): boolean {
-    return startsSome(this.sortedKeys().reversed, reverse(word));
+    const k = this.sortedKeys();
+    if (word.length >= 3 && k.lastThree !== null && k.lastThree[threeAt(word, word.length - 3)] === 0) return false;
+    return startsSome(k.reversed, reverse(word));
   }
 
-  private sortedKeys(): { keys: string[]; reversed: string[] } {
+  private sortedKeys(): SortedKeys {
     if (this.keysSorted === null) {
       const keys = new Set([...this.compact.keys(), ...this.aliases.keys(), ...this.synonyms.keys()]);
       for (const k of this.exact.keys()) keys.add(compactOfExact(k));
-      this.keysSorted = { keys: [...keys].sort(), reversed: [...keys].map(reverse).sort() };
+      this.keysSorted = {
+        keys: [...keys].sort(),
+        reversed: [...keys].map(reverse).sort(),
+        firstThree: threes(keys, (k) => threeAt(k, 0)),
+        lastThree: threes(keys, (k) => threeAt(k, k.length - 3)),
+      };
     }
     return this.keysSorted;
+  }
+
+  /** True when a spelling (an exact key) begins with this exact key and ", ". */
+  spellingBegins(key: string): boolean {
+    // Made again when spellings were added (the build adds them after joining: label-keys.ts).
+    if (this.spellingHeads === null || this.spellingHeads.of !== this.spellings.size) {
+      const heads = new Set<string>();
+      for (const k of this.spellings.keys()) if (k.includes(', ')) heads.add(k.slice(0, k.indexOf(', ')));
+      this.spellingHeads = { heads, of: this.spellings.size };
+    }
+    return this.spellingHeads.heads.has(key);
+  }
+
+  /** The record of the name "CI n" (n: five digits), looked up by its number. */
+  colourIndexName(n: string): T | undefined {
+    if (this.colourIndexNames === null) {
+      this.colourIndexNames = new Map();
+      for (const [k, t] of this.exact) if (/^CI \d{5}$/.test(k)) this.colourIndexNames.set(k.slice(3), t);
+    }
+    return this.colourIndexNames.get(n);
   }
 
   /** Genus and epithet words of the names (src/labels/precision.ts), made on first use. */
@@ -184,18 +224,23 @@ export class JoinIndex<T> {
   addName(name: string, target: T): void {
     const e = exactKey(name);
     this.keysSorted = null;
+    this.colourIndexNames = null;
     this.firstWords = null;
     this.lastWords = null;
     if (!this.exact.has(e)) this.exact.set(e, target);
+    this.anyKey.add(compactOfExact(e));
     this.spelling.addWords(e);
     const c = compactKey(name);
     if (c !== '' && !this.compact.has(c)) this.compact.set(c, target);
+    this.anyKey.add(c);
   }
 
   /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
   restore(kind: LabelKeyKind, key: string, target: T): void {
     if (kind !== 'spelling') this.keysSorted = null;
+    if (kind !== 'spelling') this.anyKey.add(kind === 'exact' ? compactOfExact(key) : key);
     if (kind === 'exact') {
+      this.colourIndexNames = null;
       this.firstWords = null;
       this.lastWords = null;
       this.exact.set(key, target);
@@ -232,6 +277,7 @@ export class JoinIndex<T> {
     const c = compactKey(text);
     this.keysSorted = null;
     if (c !== '' && !this.aliases.has(c)) this.aliases.set(c, target);
+    this.anyKey.add(c);
   }
 
   /** A synonym; ignored when it is a name or alias, dropped when two targets claim it. */
@@ -242,6 +288,7 @@ export class JoinIndex<T> {
     const prev = this.synonyms.get(c);
     if (prev === undefined) this.synonyms.set(c, target);
     else if (prev !== target) this.synonyms.set(c, null);
+    this.anyKey.add(c);
   }
 }
 
@@ -290,6 +337,9 @@ export const JOIN_STEPS = [
 ] as const;
 export type JoinStepName = (typeof JOIN_STEPS)[number];
 
+/** The steps that look the printed form up (the others run only when one of them could join). */
+const PRINTED_STEPS: ReadonlySet<JoinStepName> = new Set(['spelling', 'alias', 'exact', 'compact', 'synonym']);
+
 /** A step's answer: the name joins nothing, try no further step. */
 const NO_JOIN = Symbol('no join');
 
@@ -303,8 +353,32 @@ interface JoinState {
   printed: Join<unknown> | null | undefined;
   /** The other forms (undefined: not made yet). */
   forms: string[] | undefined;
+  /** colourIndexes(label) (undefined: not made yet). */
+  cis?: string[];
   byForm?: boolean;
+  /** The US form is the base form (set with forms). */
+  usSame?: boolean;
 }
+
+/**
+ * What join notes of a name it stopped before the steps after the printed form
+ * (mayJoinOtherwise), for joinPair: 0 (not stopped there, or not a plain name), else
+ * STOPPED, with BEGINS when a word of it begins a key and ENDS when its last word ends one.
+ */
+export interface JoinNote {
+  stop?: number;
+}
+const STOPPED = 1;
+const BEGINS = 2;
+const ENDS = 4;
+/** A key begins with the name's compact form (a name printed with a comma inside may be a key). */
+const HEAD = 8;
+
+/** A colour index printed alone, as CosIng names it (printedOnly). */
+const COLOUR_INDEX_ALONE = /^CI \d{5}$/;
+
+/** Letters and digits, words one space apart: its base, first and US forms are itself, its exact key its upper case. */
+const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
 
 export class LabelJoiner<T> {
   /**
@@ -313,6 +387,12 @@ export class LabelJoiner<T> {
    * tried) or null (the next step is tried). A step switched off (`without`) is skipped.
    */
   private readonly steps: readonly { name: JoinStepName; run: (s: JoinState) => Join<T> | null | typeof NO_JOIN }[];
+  /** Where the steps after the printed form begin: tried only when one of them could join (mayJoinOtherwise). */
+  private readonly gate: number;
+  /** Whether the too_long step is on (a name longer than MAX_TOLERANT_LENGTH then joins only as printed). */
+  private readonly tooLong: boolean;
+  /** Whether every step is on (a colour index printed alone then joins only as printed: printedOnly). */
+  private readonly allSteps: boolean;
 
   constructor(
     readonly index: JoinIndex<T>,
@@ -335,7 +415,7 @@ export class LabelJoiner<T> {
       // Several entries printed as one join only as two (split, join-entries.ts), never to one of them.
       several_entries: (s) => (severalEntries(s.label) ? NO_JOIN : null),
       // A group or a blend is one entry: joined to a group record as printed (above) or to nothing, never to a member.
-      group: (s) => (this.isGroup(s.label) ? NO_JOIN : null),
+      group: (s) => (this.isGroup(s.label, this.cisOf(s)) ? NO_JOIN : null),
       // Longer than any name but a few ferment filtrates: several names run together, which
       // other forms (a CI number inside, a part of A/B) would join to one of them.
       too_long: (s) => (s.label.length > MAX_TOLERANT_LENGTH ? NO_JOIN : null),
@@ -349,7 +429,7 @@ export class LabelJoiner<T> {
         return q !== null && (q.how !== 'synonym' || this.same(unqualified, q)) ? q : null;
       },
       // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
-      colour_index: (s) => this.colourIndex(s.label),
+      colour_index: (s) => this.colourIndex(this.cisOf(s)),
       // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
       cas_number: (s) => this.casNumber(s.label),
       other_form: (s) => {
@@ -367,15 +447,66 @@ export class LabelJoiner<T> {
       species: (s) => this.respeciated(s.label),
     };
     this.steps = JOIN_STEPS.filter((n) => !off.has(n)).map((name) => ({ name, run: all[name] }));
+    const gate = this.steps.findIndex((st) => !PRINTED_STEPS.has(st.name));
+    this.gate = gate < 0 ? this.steps.length : gate;
+    this.tooLong = !off.has('too_long');
+    this.allSteps = this.steps.length === JOIN_STEPS.length;
   }
 
-  /** The target a printed name stands for and how it was found (and by which step), or null. */
-  join(label: string): Join<T> | null {
+  /**
+   * The target a printed name stands for and how it was found (and by which step), or null;
+   * `note`: what joinPair needs to know of a name that joins nothing (JoinNote).
+   */
+  join(label: string, note?: JoinNote): Join<T> | null {
+    return this.run(label, this.steps.length, note);
+  }
+
+  /**
+   * join(`${a}, ${b}`) for two neighbouring names that joined nothing (join-entries.ts), given
+   * their notes. When both are plain names that join stopped at the gate (na, nb), the pair is
+   * plain too and no step after the printed form can join it, unless a word of `a` begins a
+   * key and the last word of `b` ends one: every fact mayJoinOtherwise asks of the pair (its
+   * colour indexes, CAS numbers, respelt words, words beginning keys; its first two words, a
+   * comma) is one of `a`'s or `b`'s, its last word is `b`'s, and nothing of `a` and `b` joined.
+   * So only the printed form is looked up.
+   */
+  joinPair(a: string, b: string, na: JoinNote, nb: JoinNote, both = `${a}, ${b}`): Join<T> | null {
+    if (this.pairByAnyStep(na, nb)) return this.join(both);
+    return this.pairMayJoin(a, na, nb) ? this.run(both, this.gate) : null;
+  }
+
+  /**
+   * False when joinPair(a, b, na, nb) is null, known from the notes alone: the pair is looked
+   * up as printed only, and its exact and compact keys begin with a's (a key begins with it,
+   * HEAD, or a spelling with it and a comma).
+   */
+  pairMayJoin(a: string, na: JoinNote, nb: JoinNote): boolean {
+    if (this.pairByAnyStep(na, nb)) return true;
+    return ((na.stop ?? 0) & HEAD) !== 0 || this.index.spellingBegins(a.toUpperCase());
+  }
+
+  /** Whether the pair of two names with these notes must go through every step (joinPair). */
+  private pairByAnyStep(na: JoinNote, nb: JoinNote): boolean {
+    const x = na.stop ?? 0;
+    const y = nb.stop ?? 0;
+    return x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0);
+  }
+
+  /** The steps before `upto` (steps.length: all; the gate: the printed form's). */
+  private run(label: string, upto: number, note?: JoinNote): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
-    const base = baseForm(label);
-    const first = base.replace(/\s+/g, ' ').trim(); // firstForm(label)
-    const s: JoinState = { label, base, first, firstKey: exactKey(first), printed: undefined, forms: undefined };
-    for (const step of this.steps) {
+    const plain = PLAIN.test(label);
+    const base = plain ? label : baseForm(label);
+    const first = plain ? label : base.replace(/\s+/g, ' ').trim(); // firstForm(label)
+    const firstKey = plain ? label.toUpperCase() : exactKey(first);
+    const s: JoinState = { label, base, first, firstKey, printed: undefined, forms: undefined };
+    for (let i = 0; i < upto; i++) {
+      // Most names that join nothing stop here, before the costlier steps (a name new to the catalogue).
+      if (i === this.gate && (this.printedOnly(s) || !this.mayJoinOtherwise(s))) {
+        if (note !== undefined) note.stop = plain ? this.stopOf(s) : 0;
+        return null;
+      }
+      const step = this.steps[i];
       const j = step.run(s);
       if (j === NO_JOIN) return null;
       if (j !== null) {
@@ -384,6 +515,48 @@ export class LabelJoiner<T> {
       }
     }
     return null;
+  }
+
+  /**
+   * False when no step after the printed form can join the name: those that join nothing
+   * (several_entries, group, too_long, name_after_gloss) only stop the others, and each of
+   * the others needs what is checked here — a form that may join (qualifier, other_form,
+   * respelt: mayJoinByForm), a colour index or CAS number of a record, a botanical name
+   * of three words or more (common_name), a Latin name in brackets (latin_inside), a
+   * genus then a species word (species).
+   */
+  private mayJoinOtherwise(s: JoinState): boolean {
+    const label = s.label;
+    if (this.tooLong && label.length > MAX_TOLERANT_LENGTH) return false;
+    return (
+      this.colourIndex(this.cisOf(s)) !== null ||
+      this.casNumber(label) !== null ||
+      this.byForm(s) ||
+      this.mayDropCommonName(label) ||
+      (label.includes('(') && LATIN_INSIDE.test(label)) ||
+      respeltSpecies(label, this.index.botany()) !== null
+    );
+  }
+
+  /**
+   * True for a colour index printed alone ("CI 10000"): it joins as printed or not at all.
+   * Its colour index record would be its exact name (the exact step found none); its only
+   * form is itself (no qualifier, stereo descriptor, brackets, slash or US spelling), it has
+   * no word to respell, no CAS number, and two words (no common name, no species).
+   */
+  private printedOnly(s: JoinState): boolean {
+    if (!this.allSteps || !COLOUR_INDEX_ALONE.test(s.label)) return false;
+    s.usSame = true;
+    return true;
+  }
+
+  /** JoinNote.stop of a plain name the gate stopped. */
+  private stopOf(s: JoinState): number {
+    if (s.usSame !== true) return 0;
+    const words = s.firstKey.split(' ');
+    const begins = words.some((w) => this.index.mayBegin(w));
+    const ends = this.index.mayEnd(words[words.length - 1]);
+    return STOPPED | (begins ? BEGINS : 0) | (ends ? ENDS : 0) | (this.index.mayBegin(words.join('')) ? HEAD : 0);
   }
 
   /** The printed form's look-up (aliases, exact name, compact name, synonyms), made once; the join when it is of this kind. */
@@ -400,11 +573,12 @@ export class LabelJoiner<T> {
     if (s.forms === undefined) {
       const us = usForm(s.base);
       // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
-      const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us);
-      const b = this.index.botany();
-      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || startsWithGenus(p, b);
+      const cis = us === s.label ? this.cisOf(s) : colourIndexes(us);
+      const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us, cis);
+      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || this.genusFirst(p);
       s.forms = byForm ? formsOf(s.base, us, ok) : [];
       s.byForm = byForm;
+      s.usSame = s.base === us;
     }
     return s.forms;
   }
@@ -420,9 +594,9 @@ export class LabelJoiner<T> {
    * (the start of its compact key) is a word of one of them, and its misspelt words too;
    * the US form has the base form's brackets and slashes.
    */
-  private mayJoinByForm(baseKey: string, usKey: string | null, us: string): boolean {
+  private mayJoinByForm(baseKey: string, usKey: string | null, us: string, cis: readonly string[]): boolean {
     // A colour index adds the form "CI n", which joins only when a key begins with its compact form (not "CI 10000").
-    if (colourIndexes(us).some((n) => this.index.mayBegin(`CI${n}`))) return true;
+    if (cis.some((n) => this.index.mayBegin(`CI${n}`))) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
     const keys = usKey === null ? [baseKey] : [baseKey, usKey];
     const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
@@ -466,10 +640,14 @@ export class LabelJoiner<T> {
     for (const m of label.matchAll(atSpaces ? /\s*\(and\)\s*|\.\s+|\s+/gi : /\s*\(and\)\s*|\.\s+/gi)) {
       const a = label.slice(0, m.index).trim();
       const b = label.slice(m.index + m[0].length).trim();
+      if (a === '' || b === '') continue;
+      // At "(and)", a full stop or after a closing bracket, a colour printed with its index may be a part.
+      const marked = m[0].trim() !== '' || /[)\]]$/.test(a);
+      // The first part first: most are no name (and a label's names share their first parts, remembered: label-analysis.ts).
+      const ja = this.strict(a, marked);
       // Not inside "A / B" (one thing named twice), not before a gloss "(…)" or a lone part word ("… Leaf" + "Water").
       if (
-        a === '' ||
-        b === '' ||
+        ja === null ||
         /^[[(/\\]/.test(b) ||
         /[/\\]$/.test(a) ||
         isPartWord(b) ||
@@ -479,10 +657,7 @@ export class LabelJoiner<T> {
         continue;
       // The whole is one name: the first part and the next word begin a name ("Sodium" + "Hydroxide …").
       if (this.wholeBegins(a, b)) continue;
-      // At "(and)", a full stop or after a closing bracket, a colour printed with its index may be a part.
-      const marked = m[0].trim() !== '' || /[)\]]$/.test(a);
-      const ja = this.strict(a, marked);
-      const jb = ja === null ? null : this.strict(b, marked);
+      const jb = this.strict(b, marked);
       // A word that begins many names ("PEG-6", "Sodium") then another name of a record: one name misprinted.
       if (jb?.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES)
         continue;
@@ -518,15 +693,15 @@ export class LabelJoiner<T> {
    * or names joined by "/" of which two are whole names of records with different CAS numbers
    * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing).
    */
-  private isGroup(label: string): boolean {
-    if (new Set(colourIndexes(label)).size > 1 || CI_SLASH_CI.test(label)) return true;
+  private isGroup(label: string, cis = colourIndexes(label)): boolean {
+    if (new Set(cis).size > 1 || CI_SLASH_CI.test(label)) return true;
     if (BLEND.test(label)) return true;
     const plain = withoutGroups(label);
-    if (!/[/\\]/.test(plain) || colourIndexes(label).length > 0) return false;
+    if (!/[/\\]/.test(plain) || cis.length > 0) return false;
     const joined: Join<T>[] = [];
     for (const p of plain.split(/[/\\]/)) {
       // A plant named in two languages or by two of its records ("Candelilla Cera / Candelilla Wax"): one thing.
-      if (startsWithGenus(p, this.index.botany())) return false;
+      if (this.genusFirst(p)) return false;
       const j = this.wholeName(p);
       if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
     }
@@ -541,10 +716,15 @@ export class LabelJoiner<T> {
   }
 
   /** The text as a whole name: a name (exact or compact), an alias or a synonym as printed, of a record not weak. */
-  private wholeName(text: string): Join<T> | null {
+  protected wholeName(text: string): Join<T> | null {
     const f = firstForm(text);
     const j = f === '' ? null : this.lookup(f, true);
     return j === null || this.index.weak.has(j.target) ? null : j;
+  }
+
+  /** A part of "A/B" that begins with a genus (startsWithGenus). */
+  protected genusFirst(part: string): boolean {
+    return startsWithGenus(part, this.index.botany());
   }
 
   /** True when the name is a name with its gloss in brackets, then another name ("Parfum (Fragrance) D-Limonene"). */
@@ -571,7 +751,8 @@ export class LabelJoiner<T> {
     const named = this.named(text);
     // A part is a whole name, not a weak record.
     const hit = named === null || this.index.weak.has(named.target) ? null : named;
-    const ci = balanced(text) && !this.isGroup(text) ? this.colourIndex(text) : null;
+    const cis = colourIndexes(text);
+    const ci = balanced(text) && !this.isGroup(text, cis) ? this.colourIndex(cis) : null;
     if (ci === null) return hit;
     return hit !== null || (colourAlone && colourWordsOnly(text)) ? ci : null;
   }
@@ -589,10 +770,15 @@ export class LabelJoiner<T> {
     return found !== null && this.same(text, found) ? found : null;
   }
 
-  /** The record of the first colour index printed in the name (colourIndexes), when there is one. */
-  private colourIndex(label: string): Join<T> | null {
-    for (const n of colourIndexes(label)) {
-      const t = this.index.exact.get(`CI ${n}`);
+  /** colourIndexes of the printed name, made once. */
+  private cisOf(s: JoinState): string[] {
+    return (s.cis ??= colourIndexes(s.label));
+  }
+
+  /** The record of the first colour index printed in a name (its colourIndexes), when there is one. */
+  private colourIndex(cis: readonly string[]): Join<T> | null {
+    for (const n of cis) {
+      const t = this.index.colourIndexName(n);
       if (t !== undefined) return { target: t, how: 'tolerant', rule: 'colour_index' };
     }
     return null;
@@ -620,7 +806,7 @@ export class LabelJoiner<T> {
   private lookup(f: string, first: boolean, key = exactKey(f)): Join<T> | null {
     const ix = this.index;
     const c = compactOfExact(key);
-    if (c === '') return null;
+    if (c === '' || !ix.anyKey.has(c)) return null;
     const a = ix.aliases.get(c);
     if (a !== undefined) return { target: a, how: 'alias' };
     const e = ix.exact.get(key);
@@ -656,9 +842,8 @@ export class LabelJoiner<T> {
    * and the dropped words name no part or preparation (the precision rules hold).
    */
   private withoutCommonName(label: string): Join<T> | null {
+    if (!this.mayDropCommonName(label)) return null;
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
-    if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return null;
-    if (!startsWithGenus(renameSpecies(label), this.index.botany())) return null;
     for (const n of [1, 2]) {
       // Inline common names sit before the part: never the last word ("… Root Extact", "… Flower Distillate").
       for (let i = 2; i + n < w.length; i++) {
@@ -670,6 +855,14 @@ export class LabelJoiner<T> {
       }
     }
     return null;
+  }
+
+  /** What withoutCommonName needs: 3 to 12 words, no slash or comma, a genus first. */
+  private mayDropCommonName(label: string): boolean {
+    if (/[/\\,]/.test(label) || !TWO_GAPS.test(label)) return false;
+    const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
+    if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return false;
+    return startsWithGenus(renameSpecies(label), this.index.botany());
   }
 }
 
@@ -712,6 +905,7 @@ class Spelling {
   }
 
   respellings(key: string): string[] | null {
+    if (!SIX_LETTERS.test(key)) return null; // no word to respell
     const parts = key.split(/([A-Z]{6,})/);
     let out = [''];
     let changed = false;
@@ -756,6 +950,9 @@ class Spelling {
   }
 }
 
+/** A run of six letters: the shortest word Spelling knows. */
+const SIX_LETTERS = /[A-Z]{6}/;
+
 /** At most this many respellings of one name are tried. */
 const MAX_RESPELLINGS = 16;
 
@@ -765,6 +962,38 @@ const MAX_CORRECTED = 20_000;
 function deletionsOf(w: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < w.length; i++) out.add(w.slice(0, i) + w.slice(i + 1));
+  return out;
+}
+
+/** The compact keys sorted, and reversed and sorted; which three characters begin and end one (null: a key not A-Z, 0-9). */
+interface SortedKeys {
+  keys: string[];
+  reversed: string[];
+  firstThree: Uint8Array | null;
+  lastThree: Uint8Array | null;
+}
+
+/** The three characters of a text from `at` as a number below 36³ (A-Z, 0-9), or -1 for any other character. */
+function threeAt(s: string, at: number): number {
+  let n = 0;
+  for (let i = at; i < at + 3; i++) {
+    const c = s.charCodeAt(i);
+    const d = c >= 65 && c <= 90 ? c - 65 : c >= 48 && c <= 57 ? c - 22 : -1;
+    if (d < 0) return -1;
+    n = n * 36 + d;
+  }
+  return n;
+}
+
+/** Marks the three characters `at` gives of each key of three or more; null when one is not A-Z, 0-9 (nothing ruled out). */
+function threes(keys: Iterable<string>, at: (k: string) => number): Uint8Array | null {
+  const out = new Uint8Array(36 * 36 * 36);
+  for (const k of keys) {
+    if (k.length < 3) continue;
+    const n = at(k);
+    if (n < 0) return null;
+    out[n] = 1;
+  }
   return out;
 }
 
@@ -790,12 +1019,16 @@ function reverse(s: string): string {
 /** The last word (A-Z, 0-9) of an exact key, or ''. */
 function lastWord(key: string): string {
   let end = key.length;
-  while (end > 0 && !WORD_CHAR.test(key[end - 1])) end--;
+  while (end > 0 && !wordChar(key.charCodeAt(end - 1))) end--;
   let start = end;
-  while (start > 0 && WORD_CHAR.test(key[start - 1])) start--;
+  while (start > 0 && wordChar(key.charCodeAt(start - 1))) start--;
   return key.slice(start, end);
 }
-const WORD_CHAR = /^[A-Z0-9]$/;
+
+/** A-Z or 0-9. */
+function wordChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
 
 /** Brackets or slashes: forms are made of their parts too. */
 const GROUPED = /[()[\]/\\]/;
@@ -816,6 +1049,8 @@ export function exactKey(s: string): string {
 
 /** "D-", "L-", "DL-" before a name, or "D"/"L" alone before a word ("Calcium D Pantothenate"). */
 const STEREO = /(?<=^|\s)(?:(?:D|L|DL)\s+|(?:D|L|DL|d|l|dl)-)(?=[A-Za-z]{4})/g;
+/** Two spaces or brackets between other characters: three words or more (withoutCommonName's words). */
+const TWO_GAPS = /[^\s()][\s()]+[^\s()][^]*?[\s()][^\s()]/;
 /** "Common (Latin Name) Part …": the bracketed group, the text after it. */
 const LATIN_INSIDE = /^([A-Za-z' -]+)\(([A-Za-z ]+)\)\s+([A-Za-z][A-Za-z -]*)$/;
 const QUALIFIERS =
@@ -921,7 +1156,7 @@ function formsOf(
     add(g);
     add(withoutGroups(g));
   }
-  for (const f of [us, noParens]) {
+  for (const f of noParens === us ? [us] : [us, noParens]) {
     if (!/[/\\]/.test(f)) continue;
     const parts = f.split(/[/\\]/);
     // "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a group) unless its
