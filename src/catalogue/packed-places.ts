@@ -8,9 +8,10 @@
 // a row whose bytes were read from that place and checked against SQLite's own answer for a
 // sample of rows at open; anything the walk does not expect (a page type, an overflow, a
 // rowid out of range, a read error) leaves no places at all, and the read model then reads
-// through SQLite as before. A read gives the bytes only when the whole place was read and
-// they hold one packed answer of exactly that length (format.ts packedLength): a file
-// truncated or rewritten under the server fails it (the caller answers 503), never crashes.
+// through SQLite as before. A batch reads its products the same way, one pread each. A read
+// gives the bytes only when the whole place was read and they hold one packed answer of
+// exactly that length (format.ts packedLength): a file truncated or rewritten under the
+// server fails it (the read model then reads through SQLite, as before places), never crashes.
 import { fstatSync, readSync } from 'node:fs';
 import { packedLength } from './format';
 
@@ -32,6 +33,7 @@ interface Places {
 
 export class PackedPlaces {
   private scratch = Buffer.allocUnsafeSlow(4096);
+  private many = Buffer.allocUnsafeSlow(128 * 1024);
 
   private constructor(
     private readonly fd: number,
@@ -65,16 +67,38 @@ export class PackedPlaces {
    * or undefined when it has no place; throws when the file no longer holds it there.
    */
   read(ord: number): Buffer | undefined {
-    const at = this.places.at[ord];
-    if (at === undefined || at < 0) return undefined;
     const length = this.places.length[ord];
+    if (!(this.places.at[ord] >= 0)) return undefined;
     if (this.scratch.length < length) this.scratch = Buffer.allocUnsafeSlow(length * 2);
-    const p = this.scratch;
-    const got = readSync(this.fd, p, 0, length, at);
+    this.readAt(ord, this.scratch, 0);
+    return this.scratch.subarray(0, length);
+  }
+
+  /**
+   * The packed answers of distinct `ords` (every one with a place), one pread each, back to
+   * back in a buffer reused by the next call, and where each starts in it; throws as read() does.
+   */
+  readMany(ords: readonly number[]): { packed: Buffer; startOf: Map<number, number> } {
+    let size = 0;
+    for (const ord of ords) size += this.places.length[ord];
+    if (this.many.length < size) this.many = Buffer.allocUnsafeSlow(size * 2);
+    const startOf = new Map<number, number>();
+    let at = 0;
+    for (const ord of ords) {
+      startOf.set(ord, at);
+      at += this.readAt(ord, this.many, at);
+    }
+    return { packed: this.many.subarray(0, at), startOf };
+  }
+
+  /** Reads `ord`'s packed answer into `into` at `at`; its length. */
+  private readAt(ord: number, into: Buffer, at: number): number {
+    const length = this.places.length[ord];
+    const got = readSync(this.fd, into, at, length, this.places.at[ord]);
     // Short (truncated), or not one packed answer of this length (rewritten in place).
-    if (got !== length || length < 8 || 8 + p.readUInt32LE(0) * 8 > length || packedLength(p, 0) !== length)
+    if (got !== length || length < 8 || 8 + into.readUInt32LE(at) * 8 > length || packedLength(into, at) !== length)
       throw new Error('packed answer not where the catalogue put it');
-    return p.subarray(0, length);
+    return length;
   }
 
   /** True when every ord has a place and a sample of them (ord 0 and the last one included) gives SQLite's bytes. */

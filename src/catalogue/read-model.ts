@@ -7,12 +7,13 @@
 // meanwhile; the label join tables are made by the label threads, label-pool.ts), so request
 // work is lookups and bitset/posting-list passes
 // only. Reads of the file per request: a product's packed answer with one pread of its own
-// bytes, at the place found for it at open (packed-places.ts; through SQLite by primary key
-// when the places could not be found as expected); SQL for the rest — a product's compressed
-// answer by primary key, a batch's packed answers in one statement returning one row (up to
-// 50 primary keys; the blobs concatenated, no Buffer per product), and for a barcode first
-// one primary-key read of the barcode's product ord. A file that is not a catalogue of this
-// schema version is refused at open. The file is read with read(), never memory-mapped, so
+// bytes, at the place found for it at open (packed-places.ts), a batch's the same way, one
+// pread a distinct product (when the places could not be found as expected, or a place no
+// longer holds its answer because the file changed under the server: through SQLite,
+// by primary key, a batch's in one statement returning one row — the blobs concatenated, no
+// Buffer per product); SQL for the rest — a product's compressed answer by primary key, and
+// for a barcode first one primary-key read of the barcode's product ord. A file that is not
+// a catalogue of this schema version is refused at open. The file is read with read(), never memory-mapped, so
 // a file truncated or rewritten under it can fail a read but never stop the process: such a
 // read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
 // 503 ApiError, never anything the server would answer 500.
@@ -214,6 +215,18 @@ export class Catalogue {
     const wanted = [...new Set(ords)].filter((ord) => ord >= 0);
     const starts = new Int32Array(ords.length).fill(-1);
     if (wanted.length === 0) return this.tails.batch(EMPTY, starts, alloc);
+    const { packed, startOf } = this.places === undefined ? this.packedRows(wanted) : this.placedMany(wanted);
+    ords.forEach((ord, i) => {
+      if (ord < 0) return;
+      const start = startOf.get(ord);
+      if (start === undefined) throw unreadable();
+      starts[i] = start;
+    });
+    return this.tails.batch(packed, starts, alloc);
+  }
+
+  /** The packed answers of distinct `wanted` ords read through SQLite in one statement (packedOf), and where each starts. */
+  private packedRows(wanted: number[]): { packed: Buffer; startOf: Map<number, number> } {
     const [readOrds, packed] = readFile(() => this.packedOf(wanted).get(...wanted)) ?? [];
     if (readOrds == null || packed == null) throw unreadable();
     const startOf = new Map<number, number>();
@@ -222,13 +235,16 @@ export class Catalogue {
       startOf.set(ord, at);
       at += packedLength(packed, at);
     }
-    ords.forEach((ord, i) => {
-      if (ord < 0) return;
-      const start = startOf.get(ord);
-      if (start === undefined) throw unreadable();
-      starts[i] = start;
-    });
-    return this.tails.batch(packed, starts, alloc);
+    return { packed, startOf };
+  }
+
+  /** The same from their places in the file, one pread each (reused buffer: unpack at once); as placed() when one fails. */
+  private placedMany(wanted: number[]): { packed: Buffer; startOf: Map<number, number> } {
+    try {
+      return this.places!.readMany(wanted);
+    } catch {
+      return this.packedRows(wanted);
+    }
   }
 
   /**
@@ -270,12 +286,17 @@ export class Catalogue {
     return this.places !== undefined;
   }
 
-  /** The packed answer of `ord` read from its place in the file (reused buffer: unpack it at once), or undefined. */
+  /**
+   * The packed answer of `ord` read from its place in the file (reused buffer: unpack it at
+   * once), or undefined: no places, or the place no longer holds it (the file changed under
+   * the server), when the read goes through SQLite as it did before places, which answers
+   * from its cache or refuses with 503.
+   */
   private placed(ord: number): Buffer | undefined {
     try {
       return this.places?.read(ord);
     } catch {
-      throw unreadable();
+      return undefined;
     }
   }
 
