@@ -721,13 +721,20 @@ export class LabelJoiner<T> {
 
   /** The text as a whole name: a name (exact or compact), an alias or a synonym as printed, of a record not weak. */
   protected wholeName(text: string): Join<T> | null {
-    const f = firstForm(text);
-    const j = f === '' ? null : this.lookup(f, true);
+    // A plain part ("Water") is its own first form, its exact key its upper case.
+    const plain = PLAIN.test(text);
+    const f = plain ? text : firstForm(text);
+    const j = f === '' ? null : this.lookup(f, true, plain ? text.toUpperCase() : exactKey(f));
     return j === null || this.index.weak.has(j.target) ? null : j;
   }
 
   /** A part of "A/B" that begins with a genus (startsWithGenus). */
   protected genusFirst(part: string): boolean {
+    // A plain part's first word is its text up to the first space (startsWithGenus reads no bracket in it).
+    if (PLAIN.test(part)) {
+      const space = part.indexOf(' ');
+      return this.index.botany().genera.has((space < 0 ? part : part.slice(0, space)).toUpperCase());
+    }
     return startsWithGenus(part, this.index.botany());
   }
 
