@@ -2,13 +2,18 @@
 // another client's GET /v1/products/{id}, quiet and while the label client runs, against
 // a real `catalogue serve` process, in the same run. Guarantees: the label client sends the
 // worst shapes (bench/label-shapes.ts WORST_SHAPES) at 100,000 characters one after the
-// other, on one connection, as one caller would; the product client keeps CONNECTIONS
-// requests in flight; the figures are wall-clock latencies seen by the product client.
+// other, on one connection, as one caller would, from its own thread (a client of its own:
+// reading its answers of up to 11 MB never delays the product client's event loop); the
+// product client keeps CONNECTIONS requests in flight; the figures are wall-clock
+// latencies seen by the product client.
+// Quiet and busy windows alternate (ROUNDS of each, SECONDS in all for each), so that a
+// change of the machine's other load falls on both alike.
 // Target (issue 33): the p99 during within 1.5 × the quiet p99.
 // `node dist/bench/label-interference.js CATALOGUE_FILE [SECONDS] [ROOT]` (ROOT: the
 // project whose bin/catalogue.js serves, for a figure of another build); `npm run bench`
 // prints it too.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,6 +24,8 @@ import { LONGEST_LABEL } from './label-cost';
 
 /** Target: the product client's p99 while labels are analysed, at most this many times its quiet p99. */
 export const INTERFERENCE_TARGET = 1.5;
+/** Quiet and busy windows, each this many times, in turn. */
+const ROUNDS = 5;
 
 export interface Interference {
   quiet: { p50: number; p99: number; requests: number };
@@ -59,6 +66,34 @@ async function loop(loops: number, one: () => Promise<void>, running: () => bool
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/**
+ * The label client's thread: on 'go' it posts the texts in turn, one at a time, until told
+ * 'stop' (at least one), then answers the latencies (ms), or the error's message.
+ */
+const LABEL_CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, texts } = workerData;
+let stop = false;
+let j = 0;
+parentPort.on('message', async (m) => {
+  if (m === 'stop') { stop = true; return; }
+  stop = false;
+  const ms = [];
+  try {
+    do {
+      const t = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: texts[j++ % texts.length] });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error('label analysis answered ' + res.status);
+      ms.push(performance.now() - t);
+    } while (!stop);
+    parentPort.postMessage(ms);
+  } catch (e) {
+    parentPort.postMessage(String(e && e.message));
+  }
+});
+`;
+
 export async function measureInterference(
   root: string,
   file: string,
@@ -86,23 +121,31 @@ export async function measureInterference(
   const texts = WORST_SHAPES.map((s) =>
     JSON.stringify({ text: ADVERSARIAL_SHAPES[s](LONGEST_LABEL).slice(0, LONGEST_LABEL) }),
   );
-  let j = 0;
-  const label = async () => {
-    const res = await fetch(`${server.url}/v1/labels/analyze`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: texts[j++ % texts.length],
+  const labelClient = new Worker(LABEL_CLIENT, {
+    eval: true,
+    workerData: { url: `${server.url}/v1/labels/analyze`, headers, texts },
+  });
+  /** Has the label client send labels one after the other until stopped; the latency of each (ms). */
+  const labelLoop = (running: () => boolean): Promise<number[]> =>
+    new Promise((done, fail) => {
+      const timer = setInterval(() => {
+        if (!running()) labelClient.postMessage('stop');
+      }, 20);
+      labelClient.once('message', (ms: number[] | string) => {
+        clearInterval(timer);
+        if (typeof ms === 'string') fail(new Error(ms));
+        else done(ms);
+      });
+      labelClient.postMessage('go');
     });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`label analysis answered ${res.status}`);
-  };
+  const label = () => labelLoop(() => false);
   try {
     const phase = async (withLabels: boolean) => {
       let measuring = true;
       let labelsOn = withLabels;
-      const labelMs = withLabels ? loop(1, label, () => labelsOn) : Promise.resolve([]);
+      const labelMs = withLabels ? labelLoop(() => labelsOn) : Promise.resolve([]);
       if (withLabels) await sleep(1000); // the label client under way
-      const until = Date.now() + seconds * 1000;
+      const until = Date.now() + (seconds * 1000) / ROUNDS;
       const ms = await loop(connections, product, () => (measuring = Date.now() < until) && measuring);
       labelsOn = false;
       const l = await labelMs;
@@ -117,8 +160,14 @@ export async function measureInterference(
       })(),
     ); // warm-up
     await label(); // the label threads have made the catalogue's tables
-    const quiet = await phase(false);
-    const during = await phase(true);
+    const quiet = { ms: [] as number[] };
+    const during = { ms: [] as number[], l: [] as number[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      quiet.ms.push(...(await phase(false)).ms);
+      const d = await phase(true);
+      during.ms.push(...d.ms);
+      during.l.push(...d.l);
+    }
     const stats = (ms: number[]) => ({ p50: percentile(ms, 50), p99: percentile(ms, 99), requests: ms.length });
     return {
       quiet: stats(quiet.ms),
@@ -127,6 +176,7 @@ export async function measureInterference(
       labelMs: during.l.reduce((a, b) => a + b, 0) / Math.max(1, during.l.length),
     };
   } finally {
+    await labelClient.terminate();
     await server.stop();
     rmSync(work, { recursive: true, force: true });
   }

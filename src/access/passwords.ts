@@ -96,11 +96,14 @@ function busy(): ApiError {
 
 let pool: Piscina | undefined;
 
-/** The hash threads, made at the first hash: as many as the machine has cores (the slots bound what runs). */
+/**
+ * The hash threads: up to as many as the machine has cores (the slots bound what runs), each
+ * started when a hash needs it and ended after a minute without one (a thread costs its own heap).
+ */
 function threads(): Piscina {
   return (pool ??= new Piscina({
     filename: join(__dirname, 'hash-worker.js'),
-    minThreads: 1,
+    minThreads: 0,
     maxThreads: availableParallelism(),
     idleTimeout: 60_000,
   }));

@@ -8,7 +8,9 @@
 // inline common name, or the Latin name in brackets with the part after it. A join other
 // than by the printed form stands only when the record names the same thing (precision.ts).
 // The other forms are made only when one could join (a word of the name begins a key, and
-// without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word).
+// without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word),
+// and no step after the printed form runs when none of them could join (mayJoinOtherwise);
+// two neighbours printed as one (joinPair) are looked up as printed only when that is all they could join by.
 // Guarantees: deterministic; a join says how it was made (exact name, synonym, alias
 // table, tolerant match; colour index, CAS number, split); the same rules serve the sample pipeline
 // (targets are CosIng INCI names), the importer and the served catalogue (targets are
@@ -358,6 +360,8 @@ interface JoinState {
   byForm?: boolean;
   /** The US form is the base form (set with forms). */
   usSame?: boolean;
+  /** mayDropCommonName(label) (undefined: not asked yet). */
+  common?: boolean;
 }
 
 /**
@@ -441,7 +445,7 @@ export class LabelJoiner<T> {
         }
         return null;
       },
-      common_name: (s) => this.withoutCommonName(s.label),
+      common_name: (s) => (this.commonOf(s) ? this.withoutCommonName(s.label) : null),
       latin_inside: (s) => this.latinInside(s.label),
       respelt: (s) => this.respelled(this.formsOf(s)),
       species: (s) => this.respeciated(s.label),
@@ -532,7 +536,7 @@ export class LabelJoiner<T> {
       this.colourIndex(this.cisOf(s)) !== null ||
       this.casNumber(label) !== null ||
       this.byForm(s) ||
-      this.mayDropCommonName(label) ||
+      this.commonOf(s) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
       respeltSpecies(label, this.index.botany()) !== null
     );
@@ -770,6 +774,12 @@ export class LabelJoiner<T> {
     return found !== null && this.same(text, found) ? found : null;
   }
 
+  /** mayDropCommonName of the printed name, made once. */
+  private commonOf(s: JoinState): boolean {
+    s.common ??= this.mayDropCommonName(s.label);
+    return s.common;
+  }
+
   /** colourIndexes of the printed name, made once. */
   private cisOf(s: JoinState): string[] {
     return (s.cis ??= colourIndexes(s.label));
@@ -839,10 +849,10 @@ export class LabelJoiner<T> {
    * Labels printed without punctuation ("cocos nucifera coconut oil") carry the
    * common name inline: a botanical name (it begins with a genus) without one or two
    * consecutive words after its genus and species, when the result is exactly a name
-   * and the dropped words name no part or preparation (the precision rules hold).
+   * and the dropped words name no part or preparation (the precision rules hold). Asked
+   * only of a label mayDropCommonName allows.
    */
   private withoutCommonName(label: string): Join<T> | null {
-    if (!this.mayDropCommonName(label)) return null;
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
     for (const n of [1, 2]) {
       // Inline common names sit before the part: never the last word ("… Root Extact", "… Flower Distillate").
@@ -907,14 +917,19 @@ class Spelling {
   respellings(key: string): string[] | null {
     if (!SIX_LETTERS.test(key)) return null; // no word to respell
     const parts = key.split(/([A-Z]{6,})/);
-    let out = [''];
+    // Most names have no word to respell (every word known, or none near one): no combinations then.
     let changed = false;
+    for (let i = 1; i < parts.length && !changed; i += 2) {
+      const c = this.candidates(parts[i]);
+      changed = c.length > 1 || c[0] !== parts[i];
+    }
+    if (!changed) return null;
+    let out = [''];
     for (let i = 0; i < parts.length; i++) {
       const c = i % 2 === 1 ? this.candidates(parts[i]) : [parts[i]];
-      if (c.length > 1 || c[0] !== parts[i]) changed = true;
       out = out.flatMap((o) => c.map((w) => o + w)).slice(0, MAX_RESPELLINGS);
     }
-    return changed ? out : null;
+    return out;
   }
 
   /** The known words w is a misspelling of, or [w] (remembered: labels print the same words again and again). */

@@ -165,12 +165,12 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
   if (FERMENT.test(label.toUpperCase()) && !FERMENT.test(name)) return false;
   // A copolymer or crosspolymer is not one of its monomers ("Styrene/Acrylate Copolymer" is not Styrene).
   if (POLYMER.test(outside(label)) && !POLYMER.test(name)) return false;
-  if (sameAs(label, name, b)) return true;
   const slashParts = /[/\\]/.test(label) ? label.split(/[/\\]/).filter((p) => p.trim() !== '') : [];
   // "A/B/C" is one thing named in turn; four names or more are a list (a blend), not one thing,
   // and so are plants sharing the preparation printed last ("Acacia Decurrens/Jojoba/Sunflower Seed Wax").
-  if (slashParts.length > 3 || (slashParts.length === 3 && plantsSharingPreparation(slashParts, b))) return false;
-  return slashParts.some((p) => sameAs(p, name, b));
+  // The parts first: a name joined by a slash part is most often that part (and a part is shorter than the whole).
+  const list = slashParts.length > 3 || (slashParts.length === 3 && plantsSharingPreparation(slashParts, b));
+  return (!list && slashParts.some((p) => sameAs(p, name, b))) || sameAs(label, name, b);
 }
 
 /**
