@@ -1,12 +1,14 @@
 // Where a route's server CPU goes, by part: `node dist/bench/profile-parts.js DIR [US_PER_REQUEST]`.
 // Reads the V8 CPU profiles a bench run wrote (`npm run bench -- --profile NAME`, DIR is the
 // run's profile folder), reads the main thread's profile, skips the first SKIP_MS (start-up,
-// catalogue open, warm-up) and idle samples, and sums self time into the parts of docs/performance.md's table: framework, hooks,
-// access and metering, validation, read, log, socket, collection, other. With the scenario's
+// catalogue open, warm-up) and idle samples, and sums self time into the parts of
+// docs/performance.md's table: framework, hooks, access and metering, validation, read, log,
+// socket, collection, other. With the scenario's
 // CPU µs per request, each part is also printed in µs. Guarantees: every busy sample counts
 // in exactly one part (by the file its function is in — a native function's is its caller's —
 // or the builtin's name; a sample with a log file among its nearest callers is the log's: the
-// file write of a log block is node:fs's, called by sonic-boom).
+// file write of a log block is node:fs's, called by sonic-boom; node's own functions called by
+// the catalogue's files, a pread's node:fs or Buffer's copies, are the read's).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -31,7 +33,13 @@ const PARTS: Array<[string, Test]> = [
   ['access and metering', (u) => /\/src\/access\/|better-sqlite3\/lib\/methods\/transaction|crypto\/hash/.test(u)],
   ['validation', (u) => /validator|validation|\/ajv\/|typebox|fast-querystring|src\/http\/query/.test(u)],
   ['hooks', (u) => /src\/http\/(security-headers|raw-answers|unread-body|catalogue-outage|access-hooks)/.test(u)],
-  ['read (catalogue)', (u) => /\/src\/catalogue\/|better-sqlite3/.test(u)],
+  // The catalogue's own files, and what they call in node (a pread's node:fs, Buffer's copies).
+  [
+    'read (catalogue)',
+    (u, _f, callers) =>
+      /\/src\/catalogue\/|better-sqlite3/.test(u) ||
+      (/^node:/.test(u) && callers.slice(0, 2).some((c) => /\/src\/catalogue\//.test(c))),
+  ],
   [
     'socket (write and read)',
     (u, f) =>
