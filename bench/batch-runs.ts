@@ -10,14 +10,13 @@
 // is measured before every batch run, so that a machine whose load moves between runs
 // compares each batch with a product by id of the same minute; both servers use the same
 // access store, key and requests.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
-import { openAdmin } from '../src/access';
 import { ensureCatalogue, log } from './catalogue';
 import { runLoad } from './load';
-import { parseOptions } from './options';
-import { startService } from './servers';
+import { parseOptions, take } from './options';
+import { benchAccess, startService } from './servers';
 import { buildWorkload, type BenchRequest } from './workload';
 
 interface Run {
@@ -49,14 +48,6 @@ export function rssParts(pid: number): { anon: number; file: number } {
   return { anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
 }
 
-function take(argv: string[], flag: string): string | undefined {
-  const i = argv.indexOf(flag);
-  if (i < 0) return undefined;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const old = take(argv, '--old');
@@ -71,13 +62,7 @@ async function main(): Promise<void> {
   const w = buildWorkload(cat.file, o.seed);
   const work = join(root, 'var', 'bench', `batch-runs-${process.pid}`);
   mkdirSync(work, { recursive: true });
-  const plans = join(work, 'plans.json');
-  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
-  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
-  const access = `sqlite:${join(work, 'access.sqlite')}`;
-  const admin = await openAdmin(access, { plansFile: plans });
-  const key = (await admin.createKey('bench')).key;
-  await admin.close();
+  const { access, plans, key } = await benchAccess(work);
   const checkouts = old === undefined ? [root] : [root, resolve(old)];
   const out: Run[] = [];
   for (let round = 1; round <= rounds; round++) {

@@ -128,3 +128,12 @@ function list(v: string | undefined): string[] {
         .map((s) => s.trim())
         .filter(Boolean);
 }
+
+/** The value after `flag` in argv (both taken out of argv), or undefined when the flag is absent. */
+export function take(argv: string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+}

@@ -8,15 +8,14 @@
 // server's CPU per request over the measured window and its ratio to the bare server of the
 // same checkout and round (product answers to the product-sized one, as `npm run bench`
 // does); both services use the same catalogue, access store, key and requests.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
-import { openAdmin } from '../src/access';
 import { ensureCatalogue, log } from './catalogue';
 import { runLoad } from './load';
-import { parseOptions } from './options';
+import { parseOptions, take } from './options';
 import { memory } from './proc';
-import { startBaseline, startService, type Server } from './servers';
+import { startBaseline, benchAccess, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 
 interface Route {
@@ -45,14 +44,6 @@ interface Run {
   rps: number;
 }
 
-function take(argv: string[], flag: string): string | undefined {
-  const i = argv.indexOf(flag);
-  if (i < 0) return undefined;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-}
-
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const old = take(argv, '--old');
@@ -65,13 +56,7 @@ async function main(): Promise<void> {
   const w = buildWorkload(cat.file, o.seed);
   const work = join(root, 'var', 'bench', `route-runs-${process.pid}`);
   mkdirSync(work, { recursive: true });
-  const plans = join(work, 'plans.json');
-  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
-  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
-  const access = `sqlite:${join(work, 'access.sqlite')}`;
-  const admin = await openAdmin(access, { plansFile: plans });
-  const key = (await admin.createKey('bench')).key;
-  await admin.close();
+  const { access, plans, key } = await benchAccess(work);
   const checkouts: Array<[Run['checkout'], string]> = [['new', root]];
   if (old !== undefined) checkouts.push(['old', resolve(old)]);
   const out: Run[] = [];

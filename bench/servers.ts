@@ -2,8 +2,9 @@
 // (`catalogue serve`, optionally on several workers), and the service with metering
 // off. Guarantees: each resolves once it accepts connections, on a port chosen here.
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openAdmin } from '../src/access';
 import { startUntil, type Started } from './proc';
 
 export interface Server extends Started {
@@ -88,4 +89,16 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** An access store in `work` with one plan without limits (`bench`, barcode lookup on) and one key of it. */
+export async function benchAccess(work: string): Promise<{ access: string; plans: string; key: string }> {
+  const plans = join(work, 'plans.json');
+  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
+  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
+  const access = `sqlite:${join(work, 'access.sqlite')}`;
+  const admin = await openAdmin(access, { plansFile: plans });
+  const key = (await admin.createKey('bench')).key;
+  await admin.close();
+  return { access, plans, key };
 }
