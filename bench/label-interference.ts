@@ -12,13 +12,12 @@
 // `node dist/bench/label-interference.js CATALOGUE_FILE [SECONDS] [ROOT]` (ROOT: the
 // project whose bin/catalogue.js serves, for a figure of another build); `npm run bench`
 // prints it too.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { openAdmin } from '../src/access';
-import { startService } from './servers';
+import { benchAccess, startService } from './servers';
 import { ADVERSARIAL_SHAPES, WORST_SHAPES } from './label-shapes';
 import { LONGEST_LABEL } from './label-cost';
 
@@ -34,15 +33,6 @@ export interface Interference {
   labels: number;
   labelMs: number;
 }
-
-const PLAN = {
-  name: 'bench',
-  trial: null,
-  monthlyIncluded: null,
-  monthlyCeiling: null,
-  ratePerSecond: null,
-  barcode: true,
-};
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -101,12 +91,7 @@ export async function measureInterference(
   connections = 4,
 ): Promise<Interference> {
   const work = mkdtempSync(join(tmpdir(), 'label-interference-'));
-  const plans = join(work, 'plans.json');
-  writeFileSync(plans, JSON.stringify([PLAN]));
-  const access = `sqlite:${join(work, 'access.sqlite')}`;
-  const admin = await openAdmin(access, { plansFile: plans });
-  const key = (await admin.createKey(PLAN.name)).key;
-  await admin.close();
+  const { access, plans, key } = await benchAccess(work);
   const db = new Database(file, { readonly: true });
   const ids = db.prepare('SELECT id FROM products ORDER BY ord LIMIT 5000').pluck().all() as string[];
   db.close();
@@ -196,8 +181,14 @@ async function main(file: string, seconds: number, root: string): Promise<void> 
 }
 
 if (require.main === module)
-  void main(
+  main(
     process.argv[2] ?? 'data/catalogue.db',
     Number(process.argv[3] ?? 10),
     resolve(process.argv[4] ?? join(__dirname, '..', '..')),
-  );
+  ).catch((err: unknown) => {
+    process.stderr.write(
+      `bench:label-interference: ${err instanceof Error ? err.message : String(err)}\n` +
+        'usage: npm run bench:label-interference -- [CATALOGUE_FILE (default data/catalogue.db)] [SECONDS (default 10)]\n',
+    );
+    process.exit(1);
+  });

@@ -15,7 +15,7 @@ import { parseOptions, type BenchOptions } from './options';
 import { mappedRss, memory } from './proc';
 import { summariseProfile } from './profile';
 import { checkTargets, machine, markdown, targetsText, textTable, type Results, type ScenarioResult } from './report';
-import { startBaseline, startOpen, startService, type Server } from './servers';
+import { BENCH_PLAN, startBaseline, startOpen, startService, type Server } from './servers';
 import { buildWorkload, type BenchRequest, type Workload } from './workload';
 import { measureLabelCost } from './label-cost';
 import { floodText, runSigninFlood } from './signin-flood';
@@ -96,14 +96,6 @@ const SCENARIOS: Scenario[] = [
 ];
 const DASHBOARD_ROUNDS = 3;
 
-const PLAN = {
-  name: 'bench',
-  trial: null,
-  monthlyIncluded: null,
-  monthlyCeiling: null,
-  ratePerSecond: null,
-  barcode: true,
-};
 const REDIS_PREFIX = 'catalogue-bench:';
 
 async function main(): Promise<void> {
@@ -132,7 +124,7 @@ async function main(): Promise<void> {
   const work = join(root, 'var', 'bench', `run-${process.pid}`);
   mkdirSync(work, { recursive: true });
   const plans = join(work, 'plans.json');
-  writeFileSync(plans, JSON.stringify([PLAN]));
+  writeFileSync(plans, JSON.stringify([BENCH_PLAN]));
   const sqlite = `sqlite:${join(work, 'access.sqlite')}`;
   const redis = `${o.redis}${o.redis.includes('?') ? '&' : '?'}prefix=${REDIS_PREFIX}`;
   const keys = new Map<ServerKind, string>();
@@ -318,7 +310,7 @@ function start(kind: ServerKind, c: StartContext): Promise<Server> {
 async function createKey(store: string, plansFile: string): Promise<string> {
   const admin = await openAdmin(store, { plansFile });
   try {
-    return (await admin.createKey(PLAN.name)).key;
+    return (await admin.createKey(BENCH_PLAN.name)).key;
   } finally {
     await admin.close();
   }

@@ -91,14 +91,23 @@ function freePort(): Promise<number> {
   });
 }
 
-/** An access store in `work` with one plan without limits (`bench`, barcode lookup on) and one key of it. */
+/** The benches' plan: no limit of any kind, barcode lookup on. */
+export const BENCH_PLAN = {
+  name: 'bench',
+  trial: null,
+  monthlyIncluded: null,
+  monthlyCeiling: null,
+  ratePerSecond: null,
+  barcode: true,
+};
+
+/** An access store in `work` with BENCH_PLAN and one key of it. */
 export async function benchAccess(work: string): Promise<{ access: string; plans: string; key: string }> {
   const plans = join(work, 'plans.json');
-  const plan = { name: 'bench', trial: null, monthlyIncluded: null, monthlyCeiling: null, ratePerSecond: null };
-  writeFileSync(plans, JSON.stringify([{ ...plan, barcode: true }]));
+  writeFileSync(plans, JSON.stringify([BENCH_PLAN]));
   const access = `sqlite:${join(work, 'access.sqlite')}`;
   const admin = await openAdmin(access, { plansFile: plans });
-  const key = (await admin.createKey('bench')).key;
+  const key = (await admin.createKey(BENCH_PLAN.name)).key;
   await admin.close();
   return { access, plans, key };
 }
