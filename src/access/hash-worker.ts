@@ -3,8 +3,7 @@
 // file reads share); on Linux this thread runs at the lowest CPU priority (nice 19), so that
 // hashing only uses CPU time the request thread does not want.
 import { scryptSync, type ScryptOptions } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { lowerThisThread } from '../shared/thread-priority';
 
 export interface HashTask {
   password: string;
@@ -13,12 +12,7 @@ export interface HashTask {
   cost: ScryptOptions;
 }
 
-// Linux: /proc/thread-self names this thread; elsewhere it keeps the process's priority.
-try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
-} catch {
-  // not Linux, or not allowed
-}
+lowerThisThread(19);
 
 export default function hash(t: HashTask): Uint8Array {
   return scryptSync(t.password, t.salt, t.keyBytes, t.cost);

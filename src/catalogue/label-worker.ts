@@ -7,9 +7,8 @@
 // queued before a swap still answer from the catalogue they were admitted under; on Linux
 // the thread runs at a lower priority (nice 10) than the request thread.
 import { BroadcastChannel, workerData } from 'node:worker_threads';
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { move } from 'piscina';
+import { lowerThisThread } from '../shared/thread-priority';
 import type { LabelAnalyser } from './label-analysis';
 import { analyserOf, type LabelSource } from './label-source';
 
@@ -36,13 +35,8 @@ function analyserFor(source: LabelSource): LabelAnalyser {
 /** The nice value of a label thread: the request thread (nice 0) gets the CPU first when both want it. */
 const LABEL_NICE = 10;
 
-// Label work yields the CPU to the request thread: this thread's own nice value is raised
-// (Linux: /proc/thread-self names the thread; elsewhere the thread keeps the process's).
-try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), LABEL_NICE);
-} catch {
-  // not Linux, or not allowed: the thread runs at the process's priority
-}
+// Label work yields the CPU to the request thread.
+lowerThisThread(LABEL_NICE);
 
 // The pool announces each catalogue it will serve: its tables are made now, before its first label.
 const channel = new BroadcastChannel((workerData as { channel: string }).channel);
