@@ -6,8 +6,9 @@
 // documents of the rarest word (a word of several lists is merged through a bitset, no
 // sort), narrow them by the other words' sorted lists (short lists marked in a bitset
 // and probed, a few long ones galloped through), and read each remaining candidate's
-// few term ids (forward index) only for words whose match or quality is not yet known.
-// Every query's ranking is kept, up to the deepest page asked for, in an LRU of at most
+// few term ids (forward index) only for words whose match or quality is not yet known
+// (a known last word that is a whole term reads it from its exact list), keeping only the
+// best rows asked for while scoring (top-rows.ts). Every query's ranking is kept, up to the deepest page asked for, in an LRU of at most
 // 4 MiB (the catalogue never changes), so a repeated query costs a lookup.
 import type { TextIndex } from './text-index';
 import { ResultCache, holds, rows } from './result-cache';
@@ -230,7 +231,9 @@ export class Searcher {
     );
     const at = words.map(() => 0);
     const weight = fields[0].weight;
-    if (fixed.every((q) => q > 0)) return this.matchFixed(src, n, words, fixed, boost);
+    const last = words.length - 1;
+    if (fixed.every((q, i) => q > 0 || (i === last && exact[i] !== undefined)))
+      return this.matchFixed(src, n, words, fixed, exact[last], boost);
     let m = 0;
     for (let c = 0; c < n; c++) {
       const d = src[c];
@@ -272,22 +275,35 @@ export class Searcher {
   }
 
   /**
-   * match() when every word's quality is the same for all candidates: every candidate
-   * matches, and its score is one sum (added in word order, as match() adds it) times its
-   * length factor.
+   * match() when every word's quality is the same for all candidates, but for a last word
+   * read from its exact list (`lastExact`): every candidate matches, and its score is one
+   * sum (added in word order, as match() adds it; two sums with the exact list: in it or
+   * not) times its length factor.
    */
   private matchFixed(
     src: Int32Array,
     n: number,
     words: Word[],
     fixed: number[],
+    lastExact: Int32Array | undefined,
     boost?: (ord: number) => number,
   ): number {
     const { lengthFactor, top } = this;
-    let s = 0;
-    for (let i = 0; i < words.length; i++) s += words[i].idf * fixed[i];
-    if (boost) for (let c = 0; c < n; c++) top.offer(boost(src[c]) || s * lengthFactor[src[c]], src[c]);
-    else for (let c = 0; c < n; c++) top.offer(s * lengthFactor[src[c]], src[c]);
+    const last = words.length - 1;
+    let before = 0;
+    for (let i = 0; i < last; i++) before += words[i].idf * fixed[i];
+    const idf = words[last].idf;
+    const weight = this.fields[0].weight;
+    const sIn = lastExact === undefined ? before + idf * fixed[last] : before + idf * (1 * weight);
+    const sOut = lastExact === undefined ? sIn : before + idf * (PREFIX_QUALITY * weight);
+    const list = lastExact ?? NONE;
+    let k = 0;
+    for (let c = 0; c < n; c++) {
+      const d = src[c];
+      while (k < list.length && list[k] < d) k++;
+      const s = k < list.length && list[k] === d ? sIn : sOut;
+      top.offer(boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d], d);
+    }
     return n;
   }
 
