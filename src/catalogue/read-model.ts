@@ -41,10 +41,14 @@ import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import type { LabelAnalyser } from './label-analysis';
 import { analyserOf, labelSourceOf, type LabelSource } from './label-source';
+import { SharedRecords } from './shared-records';
 import { ApiError } from '../shared/errors';
 
 /** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
 const ANSWER_SLABS = 32;
+
+/** SQLite's page cache, KiB (better-sqlite3's default is 16,000). */
+const PAGE_CACHE_KIB = 4096;
 
 /** The forms a product answer is served in: as JSON, and as compressed at build time. */
 export type AnswerEncoding = 'identity' | 'gzip';
@@ -86,7 +90,8 @@ export class Catalogue {
   private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
   private readonly productIds: UuidOrds;
   private readonly summaries: Fragments;
-  private readonly records: Buffer[];
+  /** The ingredient records (2.5), shared with the label threads. */
+  private readonly records: SharedRecords;
   /** The records as the ends of product entries (format.ts unpackInto). */
   private readonly tails: EntryTails;
   private readonly searchItems: Fragments;
@@ -303,7 +308,8 @@ export class Catalogue {
   /** Ingredient record (2.5) by uuid (letter case ignored), or null. */
   ingredient(id: string): Buffer | null {
     const ord = this.ingredientIds.ord(id);
-    return ord < 0 ? null : this.records[ord];
+    // A copy (about 280 bytes): fastify sends bytes as they are only when they lie in an ArrayBuffer, not a shared one.
+    return ord < 0 ? null : this.records.copy(ord);
   }
 
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10); `hint` when none match. */
@@ -406,10 +412,21 @@ interface Loaded {
 /** Loads every index of an opened file, pausing (yield) after each. */
 function* loadInSteps(db: Database.Database, fd: number, cacheMinMatches?: number): Generator<void, Loaded> {
   const meta = readMeta(db);
+  // SQLite's page cache is anonymous memory of the process, filled to its limit by the scans
+  // below and by the reads through SQLite (gzip answers, barcodes). Product answers are read
+  // by pread (places), and the reads left are random over a file of about 900 MB, where a
+  // cache mostly misses anyway: 4 MiB holds the tables' interior pages (PAGE_CACHE_KIB). Set
+  // once the file is known to be a catalogue (the pragma reads the schema: on another file it
+  // would fail before readMeta could say why).
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const size = (key: string) => Number(meta.get(key) ?? 0);
   const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
   yield;
-  const tails = new EntryTails(ingredients.records, ANSWER_SLABS);
+  const { records } = ingredients;
+  const tails = new EntryTails(
+    Array.from({ length: records.length }, (_, ord) => records.record(ord)),
+    ANSWER_SLABS,
+  );
   yield;
   const rows = yield* loadProducts(db, size('products'), size('summary_bytes'));
   const products = rows.rows.length;
@@ -462,7 +479,7 @@ interface IngredientTables {
   names: string[];
   keys: string[];
   /** Each ord's record (2.5) as bytes. */
-  records: Buffer[];
+  records: SharedRecords;
   searchItems: Fragments;
 }
 
@@ -476,10 +493,10 @@ function* loadIngredients(
   searchItemBytes: number,
 ): Generator<void, IngredientTables> {
   const ids: Array<[string, number]> = [];
-  const t: Omit<IngredientTables, 'ids'> = {
+  const records: string[] = [];
+  const t: Omit<IngredientTables, 'ids' | 'records'> = {
     names: [],
     keys: [],
-    records: [],
     searchItems: new Fragments(count, searchItemBytes),
   };
   for (const [ord, id, name, key, record, item] of db
@@ -489,12 +506,12 @@ function* loadIngredients(
     ids.push([id, ord]);
     t.names[ord] = name;
     t.keys[ord] = key;
-    t.records[ord] = Buffer.from(record);
+    records[ord] = record;
     t.searchItems.push(item);
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   ids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { ...t, ids: new UuidOrds(ids.length, ids) };
+  return { ...t, records: SharedRecords.of(records), ids: new UuidOrds(ids.length, ids) };
 }
 
 /** Each ingredient ord's products (ascending ords), for the filters. */
