@@ -35,6 +35,8 @@ export interface LabelCost {
   worst: { shape: string; shortMs: number; longMs: number; growth: number }[];
   /** The longest event-loop delay while 100,000-character analyses were served, ms. */
   eventLoopMaxMs: number;
+  /** CPU ms of a fixed piece of JS work (referenceWork) in the same run: the shapes' figures divided by it compare across machines and loads. */
+  referenceMs: number;
 }
 
 function perCall(calls: number, f: (i: number) => unknown): number {
@@ -82,6 +84,21 @@ async function bestOf3(f: () => unknown): Promise<number> {
 const text = (shape: string, n: number) => ADVERSARIAL_SHAPES[shape](n).slice(0, n);
 
 /**
+ * A fixed piece of JS work of the kind label analysis does (small strings and objects made,
+ * rendered to JSON and parsed back), independent of the label code: the words of a real
+ * 100,000-character list as objects, JSON.stringify and JSON.parse, ten times. Its CPU time
+ * in the same run is the reference the shapes are divided by (a CPU second differs between
+ * machines, and on a shared machine with the load).
+ */
+function referenceWork(): number {
+  const words = text('a real list repeated', LONGEST_LABEL).split(/[ ,]+/);
+  let n = 0;
+  for (let i = 0; i < 10; i++)
+    n += (JSON.parse(JSON.stringify(words.map((w) => ({ name: w, key: w.toUpperCase() })))) as unknown[]).length;
+  return n;
+}
+
+/**
  * CPU ms of one analysis of each shape at LONGEST_LABEL characters (best of 3), on this
  * thread and served (a one-thread LabelPool), the worst shapes' growth from SHORTER_LABEL,
  * and the event loop's longest hold while served.
@@ -96,10 +113,12 @@ export async function measureShapes(
     const served = (t: string) => () => pool.analyse(c, t);
     const names = only ?? Object.keys(ADVERSARIAL_SHAPES);
     const shapes: LabelCost['shapes'] = [];
+    const referenceBefore = await bestOf3(referenceWork);
     for (const shape of names) {
       const t = text(shape, LONGEST_LABEL);
       shapes.push({ shape, ms: await bestOf3(() => c.analyseLabel(t)), servedMs: await bestOf3(served(t)) });
     }
+    const referenceMs = Math.min(referenceBefore, await bestOf3(referenceWork));
     shapes.sort((a, b) => b.servedMs - a.servedMs);
     const worst: LabelCost['worst'] = [];
     for (const shape of WORST_SHAPES) {
@@ -113,7 +132,7 @@ export async function measureShapes(
     for (const shape of names) await pool.analyse(c, text(shape, LONGEST_LABEL));
     await new Promise((done) => setTimeout(done, 5));
     h.disable();
-    return { shapes, worst, eventLoopMaxMs: h.max / 1e6 };
+    return { shapes, worst, eventLoopMaxMs: h.max / 1e6, referenceMs };
   } finally {
     await pool.close();
   }
@@ -122,8 +141,12 @@ export async function measureShapes(
 /** The shapes' figures as text lines. */
 export function shapesText(r: Omit<LabelCost, 'entries' | 'labelAnalysisUs' | 'productByIdUs'>): string {
   const f = (n: number) => n.toFixed(2).padStart(8);
-  const lines = ['  served  this thread  shape (CPU ms per 100,000-character analysis)'];
-  for (const s of r.shapes) lines.push(`${f(s.servedMs)}  ${f(s.ms)}     ${s.shape}`);
+  const lines = [
+    `reference work (bench/label-cost.ts referenceWork): ${r.referenceMs.toFixed(2)} CPU ms, best of 6 in this run`,
+    '  served  this thread  served/reference  shape (CPU ms per 100,000-character analysis)',
+  ];
+  for (const s of r.shapes)
+    lines.push(`${f(s.servedMs)}  ${f(s.ms)}     ${f(s.servedMs / r.referenceMs)}          ${s.shape}`);
   lines.push(
     `worst shapes served, ${SHORTER_LABEL} → ${LONGEST_LABEL} characters (CPU ms; growth, target ≤ ${GROWTH_TARGET}×):`,
   );

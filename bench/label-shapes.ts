@@ -104,4 +104,5 @@ export const WORST_SHAPES = [
   'short lines without commas',
   'bullets',
   'slash names',
+  'distinct names run together',
 ] as const;

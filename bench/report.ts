@@ -58,6 +58,8 @@ export interface Results {
     shapes: { shape: string; ms: number; servedMs: number }[];
     worst: { shape: string; shortMs: number; longMs: number; growth: number }[];
     eventLoopMaxMs: number;
+    /** CPU ms of the bench's fixed reference work in the same run (bench/label-cost.ts referenceWork). */
+    referenceMs: number;
     /** A catalogue swap's event-loop hold (bench/swap-hold.ts). */
     swap?: SwapHold;
     /** Product by id p99 beside a client looping the worst labels (bench/label-interference.ts). */
@@ -212,14 +214,17 @@ export function labelCostText(r: Results): string {
   if (!c) return '';
   const shapes = c.shapes
     .slice(0, 5)
-    .map((x) => `${x.shape} ${fmt(x.servedMs, 1)} ms (${fmt(x.ms, 1)} on the request thread)`)
+    .map(
+      (x) =>
+        `${x.shape} ${fmt(x.servedMs, 1)} ms (${fmt(x.ms, 1)} on the request thread; ×${fmt(x.servedMs / c.referenceMs, 2)} the reference)`,
+    )
     .join(', ');
   const growth = c.worst
     .map((w) => `${w.shape} ${fmt(w.shortMs, 1)} → ${fmt(w.longMs, 1)} ms (×${fmt(w.growth, 2)})`)
     .join(', ');
   return (
     `in process: label analysis of ${fmt(c.entries, 1)} entries ${fmt(c.labelAnalysisUs, 1)} µs per label; product by id ${fmt(c.productByIdUs, 1)} µs (same run, same catalogue)\n` +
-    `in process: 100,000-character labels, worst shapes (CPU per analysis as served, on a label thread): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms\n` +
+    `in process: 100,000-character labels, worst shapes (CPU per analysis as served, on a label thread): ${shapes}; event loop held at most ${fmt(c.eventLoopMaxMs, 1)} ms; reference work ${fmt(c.referenceMs, 1)} ms\n` +
     `in process: worst shapes served at 25,000 → 100,000 characters: ${growth}\n` +
     (c.swap ? swapHoldText(c.swap) : '') +
     (c.interference ? interferenceText(c.interference) : '')

@@ -32,7 +32,8 @@ const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
  * for all sections): a label's names share their parts ("Water/…/Eau").
  */
 class RememberingJoiner extends LabelJoiner<number> {
-  private readonly parts = new Map<string, Join<number> | null>();
+  /** Parts by colourAlone (false, true): two maps, so a look-up hashes the part's text as it is. */
+  private readonly parts = [new Map<string, Join<number> | null>(), new Map<string, Join<number> | null>()];
   private readonly wholeNames = new Map<string, Join<number> | null>();
   private readonly genusFirsts = new Map<string, boolean>();
 
@@ -42,17 +43,18 @@ class RememberingJoiner extends LabelJoiner<number> {
     return j;
   }
 
-  protected override genusFirst(part: string): boolean {
+  /** Remembered for parts that are not plain only: a plain part's answer costs less to make than to remember. */
+  protected override startsWithGenus(part: string): boolean {
     let g = this.genusFirsts.get(part);
-    if (g === undefined) this.genusFirsts.set(part, (g = super.genusFirst(part)));
+    if (g === undefined) this.genusFirsts.set(part, (g = super.startsWithGenus(part)));
     return g;
   }
 
   /** A part of a split, remembered: the splits of names sharing their first words try the same parts. */
   protected override strict(text: string, colourAlone: boolean): Join<number> | null {
-    const key = `${colourAlone ? 1 : 0}${text}`;
-    let j = this.parts.get(key);
-    if (j === undefined) this.parts.set(key, (j = super.strict(text, colourAlone)));
+    const parts = this.parts[colourAlone ? 1 : 0];
+    let j = parts.get(text);
+    if (j === undefined) parts.set(text, (j = super.strict(text, colourAlone)));
     return j;
   }
 }

@@ -159,14 +159,21 @@ export class JoinIndex<T> {
     const k = this.sortedKeys();
     // Most words new to the catalogue begin no key with their first three characters.
     if (word.length >= 3 && k.firstThree !== null && k.firstThree[threeAt(word, 0)] === 0) return false;
-    return startsSome(k.keys, word);
+    // Labels print the same words again and again: each word's answer is remembered.
+    let b = k.begins.get(word);
+    if (b === undefined) k.begins.set(word, (b = startsSome(k.keys, word)));
+    if (k.begins.size > MAX_WORDS_REMEMBERED) k.begins.clear();
+    return b;
   }
 
   /** True when a compact key of a name, alias or synonym ends with this text (a word of an exact key). */
   mayEnd(word: string): boolean {
     const k = this.sortedKeys();
     if (word.length >= 3 && k.lastThree !== null && k.lastThree[threeAt(word, word.length - 3)] === 0) return false;
-    return startsSome(k.reversed, reverse(word));
+    let e = k.ends.get(word);
+    if (e === undefined) k.ends.set(word, (e = startsSome(k.reversed, reverse(word))));
+    if (k.ends.size > MAX_WORDS_REMEMBERED) k.ends.clear();
+    return e;
   }
 
   private sortedKeys(): SortedKeys {
@@ -178,6 +185,8 @@ export class JoinIndex<T> {
         reversed: [...keys].map(reverse).sort(),
         firstThree: threes(keys, (k) => threeAt(k, 0)),
         lastThree: threes(keys, (k) => threeAt(k, k.length - 3)),
+        begins: new Map(),
+        ends: new Map(),
       };
     }
     return this.keysSorted;
@@ -362,6 +371,10 @@ interface JoinState {
   usSame?: boolean;
   /** mayDropCommonName(label) (undefined: not asked yet). */
   common?: boolean;
+  /** casNumber(label) (undefined: not made yet). */
+  cas?: Join<unknown> | null;
+  /** respeltSpecies(label) (undefined: not made yet). */
+  species?: string | null;
 }
 
 /**
@@ -435,7 +448,7 @@ export class LabelJoiner<T> {
       // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
       colour_index: (s) => this.colourIndex(this.cisOf(s)),
       // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
-      cas_number: (s) => this.casNumber(s.label),
+      cas_number: (s) => this.casOf(s),
       other_form: (s) => {
         const all = this.formsOf(s);
         for (let i = 0; i < all.length; i++) {
@@ -448,7 +461,7 @@ export class LabelJoiner<T> {
       common_name: (s) => (this.commonOf(s) ? this.withoutCommonName(s.label) : null),
       latin_inside: (s) => this.latinInside(s.label),
       respelt: (s) => this.respelled(this.formsOf(s)),
-      species: (s) => this.respeciated(s.label),
+      species: (s) => this.respeciated(this.speciesOf(s)),
     };
     this.steps = JOIN_STEPS.filter((n) => !off.has(n)).map((name) => ({ name, run: all[name] }));
     const gate = this.steps.findIndex((st) => !PRINTED_STEPS.has(st.name));
@@ -534,11 +547,11 @@ export class LabelJoiner<T> {
     if (this.tooLong && label.length > MAX_TOLERANT_LENGTH) return false;
     return (
       this.colourIndex(this.cisOf(s)) !== null ||
-      this.casNumber(label) !== null ||
+      this.casOf(s) !== null ||
       this.byForm(s) ||
       this.commonOf(s) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
-      respeltSpecies(label, this.index.botany()) !== null
+      this.speciesOf(s) !== null
     );
   }
 
@@ -609,9 +622,8 @@ export class LabelJoiner<T> {
     return keys.some((k) => this.index.respellings(k) !== null);
   }
 
-  /** The label with its species word respelt (precision.ts respeltSpecies), joined by the rules above; a tolerant join. */
-  private respeciated(label: string): Join<T> | null {
-    const r = respeltSpecies(label, this.index.botany());
+  /** The label with its species word respelt (respeltSpecies, given), joined by the rules above; a tolerant join. */
+  private respeciated(r: string | null): Join<T> | null {
     const j = r === null ? null : this.join(r);
     return j === null ? null : { ...j, how: 'tolerant' };
   }
@@ -680,10 +692,9 @@ export class LabelJoiner<T> {
   private wholeBegins(a: string, b: string): boolean {
     if (/[)\]]$/.test(a)) return false;
     const next = /^[^\s/\\]+/.exec(b)?.[0] ?? '';
-    const k = compactOfExact(exactKey(`${a} ${next}`));
-    return (
-      k !== '' && !this.index.exact.has(exactKey(`${a} ${next}`)) && this.index.mayBegin(k) && /^[A-Za-z]/.test(next)
-    );
+    const key = exactKey(`${a} ${next}`);
+    const k = compactOfExact(key);
+    return k !== '' && !this.index.exact.has(key) && this.index.mayBegin(k) && /^[A-Za-z]/.test(next);
   }
 
   /** One word that is a genus ("Helianthus" + "Annuus Seed Oil" is one name, not two). */
@@ -735,6 +746,11 @@ export class LabelJoiner<T> {
       const space = part.indexOf(' ');
       return this.index.botany().genera.has((space < 0 ? part : part.slice(0, space)).toUpperCase());
     }
+    return this.startsWithGenus(part);
+  }
+
+  /** startsWithGenus of a part that is not plain (genusFirst). */
+  protected startsWithGenus(part: string): boolean {
     return startsWithGenus(part, this.index.botany());
   }
 
@@ -762,6 +778,8 @@ export class LabelJoiner<T> {
     const named = this.named(text);
     // A part is a whole name, not a weak record.
     const hit = named === null || this.index.weak.has(named.target) ? null : named;
+    // Without five digits in a row there is no colour index (colourIndexes), so nothing below can change the hit.
+    if (!FIVE_DIGITS.test(text)) return hit;
     const cis = colourIndexes(text);
     const ci = balanced(text) && !this.isGroup(text, cis) ? this.colourIndex(cis) : null;
     if (ci === null) return hit;
@@ -770,6 +788,11 @@ export class LabelJoiner<T> {
 
   /** A name as printed or without its bracketed gloss. */
   private named(text: string): Join<T> | null {
+    // A plain text is its own first form, its exact key its upper case, and has no bracketed gloss to drop.
+    if (PLAIN.test(text)) {
+      const hit = this.lookup(text, true, text.toUpperCase());
+      return hit !== null && (hit.how !== 'synonym' || this.same(text, hit)) ? hit : null;
+    }
     const f = firstForm(text);
     if (f === '') return null;
     // Names, aliases and synonyms only (not a catalogue's spellings): the build and the read model split alike.
@@ -785,6 +808,18 @@ export class LabelJoiner<T> {
   private commonOf(s: JoinState): boolean {
     s.common ??= this.mayDropCommonName(s.label);
     return s.common;
+  }
+
+  /** casNumber of the printed name, made once (a copy: run sets its step). */
+  private casOf(s: JoinState): Join<T> | null {
+    if (s.cas === undefined) s.cas = this.casNumber(s.label);
+    return s.cas === null ? null : { ...(s.cas as Join<T>) };
+  }
+
+  /** respeltSpecies of the printed name, made once. */
+  private speciesOf(s: JoinState): string | null {
+    if (s.species === undefined) s.species = respeltSpecies(s.label, this.index.botany());
+    return s.species;
   }
 
   /** colourIndexes of the printed name, made once. */
@@ -993,7 +1028,13 @@ interface SortedKeys {
   reversed: string[];
   firstThree: Uint8Array | null;
   lastThree: Uint8Array | null;
+  /** mayBegin's and mayEnd's answers for the words asked (emptied at MAX_WORDS_REMEMBERED). */
+  begins: Map<string, boolean>;
+  ends: Map<string, boolean>;
 }
+
+/** At most this many words' mayBegin (and mayEnd) answers are remembered. */
+const MAX_WORDS_REMEMBERED = 50_000;
 
 /** The three characters of a text from `at` as a number below 36³ (A-Z, 0-9), or -1 for any other character. */
 function threeAt(s: string, at: number): number {
@@ -1104,13 +1145,16 @@ function colourWordsOnly(text: string): boolean {
  * name with a colour or pigment named in brackets right after it.
  */
 export function colourIndexes(label: string): string[] {
-  if (!/\d{5}/.test(label)) return [];
+  if (!FIVE_DIGITS.test(label)) return [];
   const out: string[] = [];
   const bare = BARE_CI.exec(label);
   if (bare !== null && COLOUR_WORD.test(bare[2])) out.push(bare[1]);
   for (const m of label.matchAll(CI)) out.push(m[1]);
   return out.filter((n) => n >= '10000' && n <= '77999');
 }
+
+/** Five digits in a row: what every colour index prints (colourIndexes). */
+const FIVE_DIGITS = /\d{5}/;
 
 const CAS = /(?<![\d-])(\d{2,7})-(\d\d)-(\d)(?![\d-])/g;
 
@@ -1156,7 +1200,7 @@ function formsOf(
 ): string[] {
   const out: string[] = [];
   const add = (s: string) => {
-    const t = s.replace(/\s+/g, ' ').trim();
+    const t = singleSpaced(s) ? s.trim() : s.replace(/\s+/g, ' ').trim();
     if (t !== '' && !out.includes(t)) out.push(t);
   };
   add(base);
@@ -1171,9 +1215,12 @@ function formsOf(
   // "Carrageenan from Red Algae", "Squalane Plant Derived": the name before its origin.
   const before = FROM_AFTER.exec(noParens);
   if (before !== null) add(before[1]);
-  for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g))
-    if (!ORIGIN_GLOSS.test(m[1])) for (const p of m[1].split(/[,/]/)) add(p);
-  for (const g of topGroups(us)) {
+  // Without an opening bracket there is no bracketed group.
+  const bracketed = hasOpeningBracket(us);
+  if (bracketed)
+    for (const m of us.matchAll(/[[(]([^\])]*)[\])]/g))
+      if (!ORIGIN_GLOSS.test(m[1])) for (const p of m[1].split(/[,/]/)) add(p);
+  for (const g of bracketed ? topGroups(us) : []) {
     if (ORIGIN_GLOSS.test(g)) continue;
     add(g);
     add(withoutGroups(g));
@@ -1199,12 +1246,33 @@ function formsOf(
 
 /** The text with every bracketed group removed, nested ones included. */
 function withoutGroups(s: string): string {
+  if (!hasOpeningBracket(s)) return s; // every group begins with one
   let out = s;
   for (let prev = ''; prev !== out;) {
     prev = out;
     out = out.replace(/\s*[[(][^[\]()]*[\])]\s*/g, ' ');
   }
   return out;
+}
+
+/** True when the text holds "(" or "[". */
+function hasOpeningBracket(s: string): boolean {
+  return s.includes('(') || s.includes('[');
+}
+
+/** True when the text's only white space is single spaces (replacing runs of white space by one space changes nothing). */
+function singleSpaced(s: string): boolean {
+  let space = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return false;
+      space = true;
+    } else if (c < 32 || c >= 127)
+      return false; // other white space (\s) is a control or a non-ASCII character
+    else space = false;
+  }
+  return true;
 }
 
 /** The contents of the outermost bracketed groups ("A (B (C) D)" → "B (C) D"). */

@@ -179,8 +179,8 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
  */
 function plantsSharingPreparation(slashParts: readonly string[], b: Botany): boolean {
   const first = wordsOf(outside(slashParts[0]));
-  const last = wordsOf(outside(slashParts[slashParts.length - 1]));
-  return first.length > 0 && b.genera.has(first[0]) && parts(first) === '' && parts(last) !== '';
+  if (first.length === 0 || !b.genera.has(first[0]) || parts(first) !== '') return false;
+  return parts(wordsOf(outside(slashParts[slashParts.length - 1]))) !== '';
 }
 
 /** Several entries printed as one: a full stop between names ("Linalool. Citral") or "(and)" (a blend's parts). */
