@@ -3,12 +3,12 @@
 // over products/32 words plus the short posting lists it names, whatever the counts:
 // any set holding more than 1/32 of the catalogue is kept as a bitset (which is then
 // also the smaller form), so common ingredients cost no more than rare ones. The
-// total and rows of the last CACHE_ENTRIES filters are kept, so a repeated filter costs
+// total and rows of recent filters are kept (at most 4 MiB), so a repeated filter costs
 // a lookup.
 import { Bitset } from './bitset';
 import { FLAG_BIT } from './format';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
-import { ResultCache, rows, type CachedResult } from './result-cache';
+import { ResultCache, holds, rows, type CachedResult } from './result-cache';
 
 export interface ProductFilter {
   category?: string;
@@ -42,8 +42,8 @@ export interface ProductRowMeta {
 /** A set of product ords: an ascending list when small, a bitset when large. */
 type DocSet = Int32Array | Bitset;
 
-/** Filters whose results are kept (at most 4 KB each: rows are asked for up to page 51). */
-const CACHE_ENTRIES = 1024;
+/** What the kept filters may hold, in ords: 4 MiB (result-cache.ts). */
+const CACHE_ORDS = 1 << 20;
 
 export class FilterIndex {
   private readonly freeOf = new Map<IngredientCategory, Bitset>();
@@ -61,7 +61,7 @@ export class FilterIndex {
   private readonly listStart: Uint32Array;
   private readonly result: Bitset;
   private readonly scratch: Bitset;
-  private readonly cache = new ResultCache<CachedResult>(CACHE_ENTRIES);
+  private readonly cache = new ResultCache<CachedResult>(CACHE_ORDS);
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
   constructor(
@@ -92,13 +92,11 @@ export class FilterIndex {
   }
 
   /** Catalogue-ordered ords of the window, and the total. */
-  run(f: ProductFilter, skip: number, limit: number): { ords: number[]; total: number } {
+  run(f: ProductFilter, skip: number, limit: number): { ords: Int32Array; total: number } {
     const key = cacheKey(f);
     let hit = this.cache.get(key);
     // A kept result holds the rows up to the deepest window asked for so far.
-    if (hit === undefined || (hit.ords.length < skip + limit && hit.ords.length < hit.total)) {
-      this.cache.set(key, (hit = this.evaluate(f, skip + limit)));
-    }
+    if (hit === undefined || !holds(hit, skip, limit)) this.cache.set(key, (hit = this.evaluate(f, skip + limit)));
     return { ords: rows(hit, skip, limit), total: hit.total };
   }
 

@@ -58,7 +58,6 @@ export type AnswerEncoding = 'identity' | 'gzip';
  * about 30 µs of ranking, as a product match costs ~0.03 µs and an ingredient match
  * (two fields and the name-prefix rule) ~0.3 µs.
  */
-const CACHE_MIN_MATCHES = { products: 1000, ingredients: 100 };
 
 export interface FilterQuery {
   category?: string;
@@ -104,9 +103,8 @@ export class Catalogue {
   /** What the label workers read (label-pool.ts), and the analyser of this thread: made on first use, not at open. */
   private labels: { source: LabelSource; here?: LabelAnalyser } | undefined;
 
-  /** `cacheMinMatches`: searches with at least this many matches are ranked once and cached (tests lower it; default CACHE_MIN_MATCHES). */
-  static open(file: string, opts: { cacheMinMatches?: number } = {}): Catalogue {
-    const steps = Catalogue.opening(file, opts);
+  static open(file: string): Catalogue {
+    const steps = Catalogue.opening(file);
     let r = steps.next();
     while (r.done !== true) r = steps.next();
     return r.value;
@@ -116,15 +114,15 @@ export class Catalogue {
    * open() in steps, letting the event loop run between them (one index loaded per step):
    * a catalogue swap opens the new file this way, so that requests are served while it loads.
    */
-  static async openInSteps(file: string, opts: { cacheMinMatches?: number } = {}): Promise<Catalogue> {
-    const steps = Catalogue.opening(file, opts);
+  static async openInSteps(file: string): Promise<Catalogue> {
+    const steps = Catalogue.opening(file);
     let r = steps.next();
     for (; r.done !== true; r = steps.next()) await new Promise(setImmediate);
     return r.value;
   }
 
   /** open(), pausing (yield) after each index is loaded. */
-  private static *opening(file: string, opts: { cacheMinMatches?: number }): Generator<void, Catalogue> {
+  private static *opening(file: string): Generator<void, Catalogue> {
     // Closed after SQLite's connection (close()): closing any descriptor of a file drops the
     // process's POSIX locks on it, SQLite's shared lock included.
     const fd = openSync(file, 'r');
@@ -145,7 +143,7 @@ export class Catalogue {
       // SIGBUS on the next read of a page past the new end; a read() just comes back short.
       // The map saved about 1 µs a product and 50–120 µs a batch of 50 in process
       // (docs/performance.md, "Memory map").
-      return new Catalogue(db, fd, yield* loadInSteps(db, fd, opts.cacheMinMatches));
+      return new Catalogue(db, fd, yield* loadInSteps(db, fd));
     } catch (err) {
       db.close();
       closeSync(fd);
@@ -410,7 +408,7 @@ interface Loaded {
 }
 
 /** Loads every index of an opened file, pausing (yield) after each. */
-function* loadInSteps(db: Database.Database, fd: number, cacheMinMatches?: number): Generator<void, Loaded> {
+function* loadInSteps(db: Database.Database, fd: number): Generator<void, Loaded> {
   const meta = readMeta(db);
   // SQLite's page cache is anonymous memory of the process, filled to its limit by the scans
   // below and by the reads through SQLite (gzip answers, barcodes). Product answers are read
@@ -439,9 +437,9 @@ function* loadInSteps(db: Database.Database, fd: number, cacheMinMatches?: numbe
   yield;
   const filter = new FilterIndex(products, rows.rows, postings);
   yield;
-  const productSearch = loadProductSearch(db, products, cacheMinMatches);
+  const productSearch = loadProductSearch(db, products);
   yield;
-  const ingredientSearch = loadIngredientSearch(db, ingredients.records.length, cacheMinMatches);
+  const ingredientSearch = loadIngredientSearch(db, ingredients.records.length);
   return {
     meta,
     ingredients,
@@ -621,23 +619,18 @@ function textIndex(db: Database.Database, kind: number, docs: number): TextIndex
 }
 
 /** Product search over brand and name words. */
-function loadProductSearch(db: Database.Database, products: number, cacheMinMatches?: number): Searcher {
-  return new Searcher(
-    [{ index: textIndex(db, TERMS_PRODUCT, products), weight: 1 }],
-    products,
-    cacheMinMatches ?? CACHE_MIN_MATCHES.products,
-  );
+function loadProductSearch(db: Database.Database, products: number): Searcher {
+  return new Searcher([{ index: textIndex(db, TERMS_PRODUCT, products), weight: 1 }], products);
 }
 
 /** Ingredient search: name words weigh twice the other names' words. */
-function loadIngredientSearch(db: Database.Database, ingredients: number, cacheMinMatches?: number): Searcher {
+function loadIngredientSearch(db: Database.Database, ingredients: number): Searcher {
   return new Searcher(
     [
       { index: textIndex(db, TERMS_INGREDIENT_NAME, ingredients), weight: 2 },
       { index: textIndex(db, TERMS_INGREDIENT_OTHER, ingredients), weight: 1 },
     ],
     ingredients,
-    cacheMinMatches ?? CACHE_MIN_MATCHES.ingredients,
   );
 }
 
@@ -647,7 +640,7 @@ function terms(words: string[], counts: number[]): Array<{ term: string; matches
 
 function listJson(
   items: Fragments,
-  ords: readonly number[],
+  ords: ArrayLike<number>,
   page: number,
   total: number,
   noMatch: () => object,
