@@ -3,12 +3,12 @@
 // over products/32 words plus the short posting lists it names, whatever the counts:
 // any set holding more than 1/32 of the catalogue is kept as a bitset (which is then
 // also the smaller form), so common ingredients cost no more than rare ones. The
-// total and rows of the last CACHE_ENTRIES filters are kept, so a repeated filter costs
+// total and rows of recent filters are kept (at most 4 MiB), so a repeated filter costs
 // a lookup.
 import { Bitset } from './bitset';
 import { FLAG_BIT } from './format';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
-import { ResultCache, rows, type CachedResult } from './result-cache';
+import { ResultCache, holds, rows, type CachedResult } from './result-cache';
 
 export interface ProductFilter {
   category?: string;
@@ -42,18 +42,26 @@ export interface ProductRowMeta {
 /** A set of product ords: an ascending list when small, a bitset when large. */
 type DocSet = Int32Array | Bitset;
 
-/** Filters whose results are kept (at most 4 KB each: rows are asked for up to page 51). */
-const CACHE_ENTRIES = 1024;
+/** What the kept filters may hold, in ords: 4 MiB (result-cache.ts). */
+const CACHE_ORDS = 1 << 20;
 
 export class FilterIndex {
   private readonly freeOf = new Map<IngredientCategory, Bitset>();
   private readonly category = new Map<string, DocSet>();
   private readonly brand = new Map<string, DocSet>();
   private readonly origin = new Map<string, DocSet>();
-  private readonly ingredients: DocSet[];
+  /** Ingredients whose products are many, by ord (the rest: their lists, ingredientLists). */
+  private readonly ingredientSets = new Map<number, Bitset>();
+  /**
+   * Every other ingredient's ascending product ords, one after the other in one array: ord k's
+   * are [listStart[k], listStart[k + 1]) (one array, not 30,000 typed arrays of ~300 bytes each
+   * on the heap and in malloc).
+   */
+  private readonly ingredientLists: Int32Array;
+  private readonly listStart: Uint32Array;
   private readonly result: Bitset;
   private readonly scratch: Bitset;
-  private readonly cache = new ResultCache<CachedResult>(CACHE_ENTRIES);
+  private readonly cache = new ResultCache<CachedResult>(CACHE_ORDS);
 
   /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
   constructor(
@@ -61,7 +69,7 @@ export class FilterIndex {
     rows: Iterable<ProductRowMeta>,
     ingredientProducts: Array<Int32Array | undefined>,
   ) {
-    this.ingredients = Array.from(ingredientProducts, (l) => this.docSet(l ?? EMPTY));
+    ({ lists: this.ingredientLists, starts: this.listStart } = this.packIngredients(ingredientProducts));
     const cats = new Map<string, number[]>(),
       brands = new Map<string, number[]>(),
       origins = new Map<string, number[]>();
@@ -84,13 +92,11 @@ export class FilterIndex {
   }
 
   /** Catalogue-ordered ords of the window, and the total. */
-  run(f: ProductFilter, skip: number, limit: number): { ords: number[]; total: number } {
+  run(f: ProductFilter, skip: number, limit: number): { ords: Int32Array; total: number } {
     const key = cacheKey(f);
     let hit = this.cache.get(key);
     // A kept result holds the rows up to the deepest window asked for so far.
-    if (hit === undefined || (hit.ords.length < skip + limit && hit.ords.length < hit.total)) {
-      this.cache.set(key, (hit = this.evaluate(f, skip + limit)));
-    }
+    if (hit === undefined || !holds(hit, skip, limit)) this.cache.set(key, (hit = this.evaluate(f, skip + limit)));
     return { ords: rows(hit, skip, limit), total: hit.total };
   }
 
@@ -142,7 +148,24 @@ export class FilterIndex {
   }
 
   private ingredient(ord: number): DocSet {
-    return this.ingredients[ord] ?? EMPTY;
+    if (!(ord < this.listStart.length - 1)) return EMPTY;
+    return this.ingredientSets.get(ord) ?? this.ingredientLists.subarray(this.listStart[ord], this.listStart[ord + 1]);
+  }
+
+  /** The ingredients' sets: bitsets kept by ord (docSet), the lists packed into one array. */
+  private packIngredients(products: Array<Int32Array | undefined>): { lists: Int32Array; starts: Uint32Array } {
+    const starts = new Uint32Array(products.length + 1);
+    for (let ord = 0; ord < products.length; ord++) {
+      const set = this.docSet(products[ord] ?? EMPTY); // (a sparse array: no forEach)
+      if (set instanceof Bitset) this.ingredientSets.set(ord, set);
+      starts[ord + 1] = starts[ord] + (set instanceof Bitset ? 0 : set.length);
+    }
+    const lists = new Int32Array(starts[products.length]);
+    for (let ord = 0; ord < products.length; ord++) {
+      const l = products[ord];
+      if (l !== undefined && !this.ingredientSets.has(ord)) lists.set(l, starts[ord]);
+    }
+    return { lists, starts };
   }
 
   private docSet(list: Int32Array): DocSet {

@@ -1,6 +1,7 @@
 // One label worker thread of the pool (label-pool.ts, piscina): analyses one label text
-// against the catalogue a task names, and answers its JSON as UTF-8 bytes moved (not
-// copied) back to the request thread. Guarantees: the answer is the read model's on the
+// against the catalogue a task names, and answers its JSON as UTF-8 bytes written into the
+// task's answer slot (shared memory) when it has one and they fit, else moved (not copied)
+// back to the request thread. Guarantees: the answer is the read model's on the
 // request thread, byte for byte (the same LabelAnalyser made from the same label source);
 // a catalogue's join tables are made once per thread, when the pool announces the
 // catalogue (a swap) or at its first task; the two newest catalogues are kept, so tasks
@@ -15,6 +16,8 @@ import { analyserOf, type LabelSource } from './label-source';
 export interface LabelTask {
   source: LabelSource;
   text: string;
+  /** The answer slot to write the answer into (label-pool.ts analyseForReply), or -1: answer a buffer. */
+  slot: number;
 }
 
 /** Catalogues kept per thread: the served one and the one before it. */
@@ -43,6 +46,14 @@ const channel = new BroadcastChannel((workerData as { channel: string }).channel
 channel.onmessage = (e) => void analyserFor((e as { data: LabelSource }).data);
 channel.unref();
 
-export default function analyse(task: LabelTask): Uint8Array {
-  return move(encoder.encode(analyserFor(task.source).analyse(task.text))) as Uint8Array;
+const { answers, slotBytes } = workerData as { answers: SharedArrayBuffer; slotBytes: number };
+
+/** The answer's bytes: their length when written into the task's slot (it fits), else a buffer moved to the request thread. */
+export default function analyse(task: LabelTask): Uint8Array | number {
+  const answer = analyserFor(task.source).analyse(task.text);
+  if (task.slot >= 0 && answer.length <= slotBytes) {
+    const { read, written } = encoder.encodeInto(answer, new Uint8Array(answers, task.slot * slotBytes, slotBytes));
+    if (read === answer.length) return written;
+  }
+  return move(encoder.encode(answer)) as Uint8Array;
 }

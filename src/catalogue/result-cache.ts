@@ -1,17 +1,23 @@
-// Query results kept for reuse: the reachable rows (51 pages of 20) and the total of a
-// query, least recently used dropped first. Guarantees: an entry never goes stale (a
-// catalogue never changes; a new file gets a new read model and empty caches); memory is
-// bounded by entries × 1,020 ords (REACHABLE, src/shared/paging.ts).
+// Query results kept for reuse: the rows of a query up to the deepest window asked for so
+// far, and its total, least recently used dropped first. Guarantees: an entry never goes
+// stale (a catalogue never changes; a new file gets a new read model and empty caches);
+// what a cache holds is bounded by its budget in ords (4 bytes each), an entry counting
+// its rows plus ENTRY_ORDS for its key and bookkeeping, so that many shallow answers
+// (page 1: 20 rows) fit where a few deep ones would.
 
 export interface CachedResult {
   ords: Int32Array;
   total: number;
 }
 
+/** What an entry costs beyond its rows (Map slot, key, result object), in ords. */
+const ENTRY_ORDS = 48;
+
 export class ResultCache<T extends CachedResult> {
   private readonly entries = new Map<string, T>();
+  private held = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly budgetOrds: number) {}
 
   get(key: string): T | undefined {
     const hit = this.entries.get(key);
@@ -23,12 +29,31 @@ export class ResultCache<T extends CachedResult> {
   }
 
   set(key: string, value: T): void {
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.held -= cost(key, old);
+    }
     this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.held += cost(key, value);
+    while (this.held > this.budgetOrds) {
+      const [k, v] = this.entries.entries().next().value!;
+      this.entries.delete(k);
+      this.held -= cost(k, v);
+    }
   }
 }
 
-/** The window [skip, skip + limit) of a cached result's rows. */
-export function rows(r: CachedResult, skip: number, limit: number): number[] {
-  return Array.from(r.ords.subarray(skip, skip + limit));
+function cost(key: string, r: CachedResult): number {
+  return r.ords.length + ENTRY_ORDS + (key.length >>> 1);
+}
+
+/** True when a kept result holds the window [skip, skip + limit): every row up to its end, or all there are. */
+export function holds(r: CachedResult, skip: number, limit: number): boolean {
+  return r.ords.length >= skip + limit || r.ords.length >= r.total;
+}
+
+/** The window [skip, skip + limit) of a kept result's rows (a view of them: read, never written). */
+export function rows(r: CachedResult, skip: number, limit: number): Int32Array {
+  return r.ords.subarray(skip, skip + limit);
 }

@@ -6,12 +6,13 @@
 // documents of the rarest word (a word of several lists is merged through a bitset, no
 // sort), narrow them by the other words' sorted lists (short lists marked in a bitset
 // and probed, a few long ones galloped through), and read each remaining candidate's
-// few term ids (forward index) only for words whose match or quality is not yet known;
-// queries with many matches are ranked once and their reachable rows kept in a small
-// LRU (the catalogue never changes).
+// few term ids (forward index) only for words whose match or quality is not yet known.
+// Every query's ranking is kept, up to the deepest page asked for, in an LRU of at most
+// 4 MiB (the catalogue never changes), so a repeated query costs a lookup.
 import type { TextIndex } from './text-index';
-import { ResultCache, rows } from './result-cache';
+import { ResultCache, holds, rows } from './result-cache';
 import { REACHABLE } from '../shared/paging';
+import { TopRows } from './top-rows';
 
 export interface Field {
   index: TextIndex;
@@ -19,8 +20,8 @@ export interface Field {
 }
 
 export interface SearchResult {
-  /** The ords of the requested window, best first. */
-  ords: number[];
+  /** The ords of the requested window, best first (a view of the kept ranking: read, never written). */
+  ords: Int32Array;
   total: number;
   /** Per query word: documents it matches on its own. */
   wordCounts: number[];
@@ -29,7 +30,8 @@ export interface SearchResult {
 const K1 = 1.2;
 const B = 0.75;
 const PREFIX_QUALITY = 0.5;
-const CACHE_ENTRIES = 1024;
+/** What the kept rankings may hold, in ords: 4 MiB (result-cache.ts). */
+const CACHE_ORDS = 1 << 20;
 /** Per-word document counts kept (several fields; a single field's TextIndex keeps its own). */
 const COUNT_ENTRIES = 100_000;
 /** A word whose documents are the union of more lists than this (and than MARK_FACTOR × the candidates) is checked in the forward index only. */
@@ -43,6 +45,14 @@ interface FieldWord {
   lo: number;
   hi: number;
 }
+/** A query's ranking up to some depth, as kept. */
+interface Ranked {
+  ords: Int32Array;
+  total: number;
+  wordCounts: number[];
+}
+const NONE = new Int32Array(0);
+
 interface Word {
   text: string;
   last: boolean;
@@ -55,27 +65,22 @@ export class Searcher {
   private readonly seen: Int32Array;
   /** One bit per document, all zero between calls. */
   private readonly bits: Uint32Array;
-  /** score[i]: the score of matchBuf[i]. */
-  private readonly score: Float64Array;
   private readonly lengthFactor: Float64Array;
   private readonly matchBuf: Int32Array;
-  private readonly vals: Float64Array;
+  /** The best rows of the ranking being made. */
+  private readonly top = new TopRows(REACHABLE);
   private gen = 1;
   /** Several fields: documents per word ('=' exact or '*' prefix, then the word), see distinctCount. */
   private readonly counts = new Map<string, number>();
-  private readonly cache = new ResultCache<{ ords: Int32Array; total: number; wordCounts: number[] }>(CACHE_ENTRIES);
+  private readonly cache = new ResultCache<Ranked>(CACHE_ORDS);
 
-  /** Queries matching at least `cacheMinMatches` documents have all their reachable rows ranked once and kept. */
   constructor(
     private readonly fields: Field[],
     readonly docCount: number,
-    private readonly cacheMinMatches: number,
   ) {
     this.seen = new Int32Array(docCount);
     this.bits = new Uint32Array((docCount + 31) >>> 5);
-    this.score = new Float64Array(docCount);
     this.matchBuf = new Int32Array(docCount);
-    this.vals = new Float64Array(docCount);
     const { docStart } = fields[0].index;
     let sum = 0;
     for (let d = 0; d < docCount; d++) sum += docStart[d + 1] - docStart[d];
@@ -92,11 +97,17 @@ export class Searcher {
    */
   search(texts: string[], skip: number, limit: number, boost?: (ord: number) => number): SearchResult {
     const key = texts.join(' ');
-    const hit = this.cache.get(key);
-    if (hit) return { ords: rows(hit, skip, limit), total: hit.total, wordCounts: hit.wordCounts };
+    let kept = this.cache.get(key);
+    if (kept === undefined || !holds(kept, skip, limit))
+      this.cache.set(key, (kept = this.rank(texts, skip + limit, boost)));
+    return { ords: rows(kept, skip, limit), total: kept.total, wordCounts: kept.wordCounts };
+  }
+
+  /** The first `want` rows of the ranking, the total and the per-word counts. */
+  private rank(texts: string[], want: number, boost?: (ord: number) => number): Ranked {
     const words = texts.map((t, i) => this.word(t, i === texts.length - 1));
     const wordCounts = words.map((w) => w.count);
-    if (wordCounts.some((n) => n === 0)) return { ords: [], total: 0, wordCounts };
+    if (wordCounts.some((n) => n === 0)) return { ords: NONE, total: 0, wordCounts };
 
     let driver = 0;
     for (let i = 1; i < words.length; i++) if (words[i].count < words[driver].count) driver = i;
@@ -115,12 +126,9 @@ export class Searcher {
       if (kept < 0) continue;
       [src, n, known[i]] = [this.matchBuf, kept, true];
     }
+    this.top.reset(Math.min(want, REACHABLE));
     const m = this.match(src, words, n, known, boost);
-
-    if (m < this.cacheMinMatches) return { ords: this.window(m, skip, limit), total: m, wordCounts };
-    const ranked = { ords: Int32Array.from(this.window(m, 0, REACHABLE)), total: m, wordCounts };
-    this.cache.set(key, ranked);
-    return { ords: rows(ranked, skip, limit), total: m, wordCounts };
+    return { ords: this.top.rows(), total: m, wordCounts };
   }
 
   private word(text: string, last: boolean): Word {
@@ -205,14 +213,24 @@ export class Searcher {
   }
 
   /**
-   * Keeps in matchBuf the candidates src[0..n) that match every word, scoring them;
-   * returns how many remain. `known[i]`: every candidate has word i (it was narrowed by
-   * its lists), so in a single field its quality is often the same for all and its
-   * terms need not be read.
+   * Scores the candidates src[0..n) (ascending) that match every word, offering them to
+   * `top`; returns how many match. `known[i]`: every candidate has word i (it was narrowed
+   * by its lists), so in a single field its quality is the same for all, or, for a last
+   * word that is a whole term and starts others, 1 for the documents of its exact list
+   * (walked alongside the candidates) and a prefix match for the rest: its terms need not
+   * be read.
    */
   private match(src: Int32Array, words: Word[], n: number, known: boolean[], boost?: (ord: number) => number): number {
-    const { matchBuf, score, lengthFactor, fields } = this;
-    const fixed = words.map((w, i) => (known[i] && fields.length === 1 ? this.fixedQuality(w) : 0));
+    const { lengthFactor, fields, top } = this;
+    const single = fields.length === 1;
+    const fixed = words.map((w, i) => (known[i] && single ? this.fixedQuality(w) : 0));
+    // Words whose quality is read from their exact list: the list and a cursor in it.
+    const exact = words.map((w, i) =>
+      known[i] && single && fixed[i] === 0 ? fields[0].index.list(w.fields[0].exact) : undefined,
+    );
+    const at = words.map(() => 0);
+    const weight = fields[0].weight;
+    if (fixed.every((q) => q > 0)) return this.matchFixed(src, n, words, fixed, boost);
     let m = 0;
     for (let c = 0; c < n; c++) {
       const d = src[c];
@@ -221,6 +239,13 @@ export class Searcher {
       for (let i = 0; i < words.length && ok; i++) {
         const w = words[i];
         let q = fixed[i];
+        const list = exact[i];
+        if (list !== undefined) {
+          let k = at[i];
+          while (k < list.length && list[k] < d) k++;
+          at[i] = k;
+          q = (k < list.length && list[k] === d ? 1 : PREFIX_QUALITY) * weight;
+        }
         for (let f = 0; f < fields.length && q === 0; f++) {
           const { docStart, docTerms } = fields[f].index;
           const fw = w.fields[f];
@@ -240,10 +265,30 @@ export class Searcher {
         else s += w.idf * q;
       }
       if (!ok) continue;
-      score[m] = boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d];
-      matchBuf[m++] = d;
+      top.offer(boost ? boost(d) || s * lengthFactor[d] : s * lengthFactor[d], d);
+      m++;
     }
     return m;
+  }
+
+  /**
+   * match() when every word's quality is the same for all candidates: every candidate
+   * matches, and its score is one sum (added in word order, as match() adds it) times its
+   * length factor.
+   */
+  private matchFixed(
+    src: Int32Array,
+    n: number,
+    words: Word[],
+    fixed: number[],
+    boost?: (ord: number) => number,
+  ): number {
+    const { lengthFactor, top } = this;
+    let s = 0;
+    for (let i = 0; i < words.length; i++) s += words[i].idf * fixed[i];
+    if (boost) for (let c = 0; c < n; c++) top.offer(boost(src[c]) || s * lengthFactor[src[c]], src[c]);
+    else for (let c = 0; c < n; c++) top.offer(s * lengthFactor[src[c]], src[c]);
+    return n;
   }
 
   /**
@@ -287,35 +332,6 @@ export class Searcher {
     return count;
   }
 
-  /**
-   * The window [skip, skip+limit) of matchBuf[0..m) (ascending ords, scores alongside) ordered by score
-   * descending, then ord: a quickselect finds the cut-off score, so only the at most
-   * skip+limit winners are sorted.
-   */
-  private window(m: number, skip: number, limit: number): number[] {
-    const { matchBuf, score, vals } = this;
-    const want = skip + limit;
-    let cutoff = -Infinity;
-    let above = 0;
-    if (m > want) {
-      vals.set(score.subarray(0, m));
-      cutoff = kthLargest(vals, m, want);
-      for (let i = 0; i < m; i++) if (score[i] > cutoff) above++;
-    }
-    const picked: number[] = []; // positions in matchBuf, so ascending ords
-    let ties = want - above;
-    for (let i = 0; i < m && picked.length < want; i++) {
-      const s = score[i];
-      if (s > cutoff) picked.push(i);
-      else if (s === cutoff && ties > 0) {
-        picked.push(i);
-        ties--;
-      }
-    }
-    picked.sort((a, b) => score[b] - score[a]); // stable: equal scores stay in ord order
-    return picked.slice(skip, want).map((i) => matchBuf[i]);
-  }
-
   private nextGen(): number {
     if (this.gen >= 0x7ffffff0) {
       this.seen.fill(0);
@@ -323,37 +339,6 @@ export class Searcher {
     }
     return this.gen++;
   }
-}
-
-/** The k-th largest of a[0..n) (1-based k <= n); reorders a. Iterative quickselect. */
-function kthLargest(a: Float64Array, n: number, k: number): number {
-  let lo = 0,
-    hi = n - 1;
-  const target = k - 1; // index in descending order
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = a[lo],
-      y = a[mid],
-      z = a[hi];
-    const pivot = x > y ? (y > z ? y : x > z ? z : x) : x > z ? x : y > z ? z : y;
-    let i = lo,
-      j = hi;
-    while (i <= j) {
-      while (a[i] > pivot) i++;
-      while (a[j] < pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else return a[target];
-  }
-  return a[target];
 }
 
 /** The first index at or after `from` whose value is at least `target` (exponential, then binary search). */

@@ -16,6 +16,8 @@ export class TextIndex {
   readonly docTerms: Int32Array;
   /** Distinct documents per prefix, memoised (the index never changes). */
   private readonly counts = new Map<string, number>();
+  /** Scratch bits for count(), one per document, all zero between calls (made on first use). */
+  private marks: Uint32Array | undefined;
   /** For prefixes of 1–2 characters: every document having a word with that prefix, merged once at load. */
   private readonly shortUnions = new Map<string, Int32Array>();
 
@@ -77,12 +79,21 @@ export class TextIndex {
     if (known !== undefined) return known;
     const [lo, hi] = this.prefixRange(word);
     const lists = this.rangeLists(word, lo, hi);
-    let n: number;
-    if (lists.length <= 1) n = lists.length ? lists[0].length : 0;
-    else {
-      const seen = new Set<number>();
-      for (const l of lists) for (let k = 0; k < l.length; k++) seen.add(l[k]);
-      n = seen.size;
+    let n = 0;
+    if (lists.length === 1) n = lists[0].length;
+    else if (lists.length > 1) {
+      // Mark each document once in a bitset, counting the first marks; then clear the marks.
+      const bits = (this.marks ??= new Uint32Array((this.docStart.length + 31) >>> 5));
+      for (const l of lists)
+        for (let k = 0; k < l.length; k++) {
+          const d = l[k];
+          const bit = 1 << (d & 31);
+          if ((bits[d >>> 5] & bit) === 0) {
+            bits[d >>> 5] |= bit;
+            n++;
+          }
+        }
+      for (const l of lists) for (let k = 0; k < l.length; k++) bits[l[k] >>> 5] = 0;
     }
     if (this.counts.size > 100_000) this.counts.clear();
     this.counts.set(word, n);

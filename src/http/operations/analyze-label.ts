@@ -85,7 +85,14 @@ export function analyzeLabel(app: Api): void {
     },
     async (req, reply) => {
       try {
-        return sendJson(reply, await app.labels.analyse(app.catalogue(), req.body.text));
+        const answer = await app.labels.analyseForReply(app.catalogue(), req.body.text);
+        // The bytes may sit in an answer slot of the pool: given back once written, or the connection closed.
+        if (reply.raw.destroyed || reply.raw.socket?.destroyed === true) answer.sent();
+        else reply.raw.once('close', () => answer.sent());
+        // A stream has no length of its own: the answer's, so it goes out as a buffer would (not chunked).
+        if (!Buffer.isBuffer(answer.body)) reply.header('content-length', String(answer.length));
+        sendJson(reply, answer.body);
+        return reply; // a stream is still being written when the handler returns
       } finally {
         release(req);
       }
