@@ -305,7 +305,7 @@ describe('ingredient lookup by id equals a plain map', () => {
     for (const id of ids) {
       const got = JSON.parse(cat.ingredient(id)!.toString());
       assert.equal(got.id, id);
-      assert.equal(cat.ingredient(id.toUpperCase()), cat.ingredient(id));
+      assert.deepEqual(cat.ingredient(id.toUpperCase()), cat.ingredient(id));
     }
     const known = new Set(ids);
     const misses = [

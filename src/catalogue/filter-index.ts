@@ -50,7 +50,15 @@ export class FilterIndex {
   private readonly category = new Map<string, DocSet>();
   private readonly brand = new Map<string, DocSet>();
   private readonly origin = new Map<string, DocSet>();
-  private readonly ingredients: DocSet[];
+  /** Ingredients whose products are many, by ord (the rest: their lists, ingredientLists). */
+  private readonly ingredientSets = new Map<number, Bitset>();
+  /**
+   * Every other ingredient's ascending product ords, one after the other in one array: ord k's
+   * are [listStart[k], listStart[k + 1]) (one array, not 30,000 typed arrays of ~300 bytes each
+   * on the heap and in malloc).
+   */
+  private readonly ingredientLists: Int32Array;
+  private readonly listStart: Uint32Array;
   private readonly result: Bitset;
   private readonly scratch: Bitset;
   private readonly cache = new ResultCache<CachedResult>(CACHE_ORDS);
@@ -61,7 +69,7 @@ export class FilterIndex {
     rows: Iterable<ProductRowMeta>,
     ingredientProducts: Array<Int32Array | undefined>,
   ) {
-    this.ingredients = Array.from(ingredientProducts, (l) => this.docSet(l ?? EMPTY));
+    ({ lists: this.ingredientLists, starts: this.listStart } = this.packIngredients(ingredientProducts));
     const cats = new Map<string, number[]>(),
       brands = new Map<string, number[]>(),
       origins = new Map<string, number[]>();
@@ -140,7 +148,24 @@ export class FilterIndex {
   }
 
   private ingredient(ord: number): DocSet {
-    return this.ingredients[ord] ?? EMPTY;
+    if (!(ord < this.listStart.length - 1)) return EMPTY;
+    return this.ingredientSets.get(ord) ?? this.ingredientLists.subarray(this.listStart[ord], this.listStart[ord + 1]);
+  }
+
+  /** The ingredients' sets: bitsets kept by ord (docSet), the lists packed into one array. */
+  private packIngredients(products: Array<Int32Array | undefined>): { lists: Int32Array; starts: Uint32Array } {
+    const starts = new Uint32Array(products.length + 1);
+    for (let ord = 0; ord < products.length; ord++) {
+      const set = this.docSet(products[ord] ?? EMPTY); // (a sparse array: no forEach)
+      if (set instanceof Bitset) this.ingredientSets.set(ord, set);
+      starts[ord + 1] = starts[ord] + (set instanceof Bitset ? 0 : set.length);
+    }
+    const lists = new Int32Array(starts[products.length]);
+    for (let ord = 0; ord < products.length; ord++) {
+      const l = products[ord];
+      if (l !== undefined && !this.ingredientSets.has(ord)) lists.set(l, starts[ord]);
+    }
+    return { lists, starts };
   }
 
   private docSet(list: Int32Array): DocSet {

@@ -59,6 +59,12 @@ class RememberingJoiner extends LabelJoiner<number> {
   }
 }
 
+/** Each ingredient ord's record (2.5) as JSON text: an array of them, or SharedRecords. */
+export interface Records {
+  readonly length: number;
+  at(ord: number): string | undefined;
+}
+
 /** An entry's rendered JSON after its position, with what it was rendered from. */
 interface Tail {
   join: JoinedEntry<number>['join'];
@@ -70,32 +76,37 @@ interface Tail {
 
 export class LabelAnalyser {
   private readonly joiner: LabelJoiner<number>;
-  private readonly flagBits: number[];
+  private readonly flagBits: Uint8Array;
 
   /**
    * `keys`: the catalogue's label_keys rows (kind, JSON entries); `records`: each ingredient
-   * ord's record (2.5) as JSON text.
+   * ord's record (2.5) as JSON text, read with at() (an array of them, or the shared block,
+   * shared-records.ts, which the analyser then reads as it renders: no string kept per record).
    */
   constructor(
     keys: readonly (readonly [number, string])[],
-    private readonly records: readonly string[],
+    private readonly records: Records,
   ) {
     const ix = new JoinIndex<number>();
     for (const [kind, entries] of keys) {
       for (const [key, ord] of JSON.parse(entries) as [string, number][]) ix.restore(LABEL_KEY_KINDS[kind], key, ord);
     }
     // The records' CAS numbers: a CAS number printed in a label decides its join (src/labels/joiner.ts).
-    records.forEach((r, ord) => ix.addCasNumbers(CAS_NUMBER.exec(r)?.[1] ?? null, ord));
     // Records with no CAS number, EC number or function join only as printed (JoinIndex.weak).
-    records.forEach((r, ord) => {
+    this.flagBits = new Uint8Array(records.length);
+    for (let ord = 0; ord < records.length; ord++) {
+      const r = this.record(ord);
+      ix.addCasNumbers(CAS_NUMBER.exec(r)?.[1] ?? null, ord);
       if (WEAK_RECORD.every((re) => re.test(r))) ix.weak.add(ord);
-    });
+      const c = CATEGORY_AT_END.exec(r.slice(r.lastIndexOf('"category":')))?.[1] as IngredientCategory | undefined;
+      this.flagBits[ord] = c === undefined ? 0 : FLAG_BIT[c];
+    }
     ix.prepare();
     this.joiner = new LabelJoiner(ix);
-    this.flagBits = records.map((r) => {
-      const c = CATEGORY_AT_END.exec(r.slice(r.lastIndexOf('"category":')))?.[1] as IngredientCategory | undefined;
-      return c === undefined ? 0 : FLAG_BIT[c];
-    });
+  }
+
+  private record(ord: number): string {
+    return this.records.at(ord)!;
   }
 
   /** The analysis of one label text as JSON (schema LabelAnalysis, src/catalogue/answers.ts). */
@@ -187,7 +198,7 @@ export class LabelAnalyser {
     const text =
       `,"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
       `"may_contain":${e.may_contain},"section":${section},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
-      `"ingredient":${ord === undefined ? 'null' : this.records[ord]}}`;
+      `"ingredient":${ord === undefined ? 'null' : this.record(ord)}}`;
     tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
     return text;
   }

@@ -41,10 +41,14 @@ import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import type { LabelAnalyser } from './label-analysis';
 import { analyserOf, labelSourceOf, type LabelSource } from './label-source';
+import { SharedRecords } from './shared-records';
 import { ApiError } from '../shared/errors';
 
 /** Slabs the unpacking arena holds for batch answers (one per connection with a batch in flight). */
 const ANSWER_SLABS = 32;
+
+/** SQLite's page cache, KiB (better-sqlite3's default is 16,000). */
+const PAGE_CACHE_KIB = 4096;
 
 /** The forms a product answer is served in: as JSON, and as compressed at build time. */
 export type AnswerEncoding = 'identity' | 'gzip';
@@ -85,7 +89,8 @@ export class Catalogue {
   private readonly packedReads: Array<Database.Statement<number[], [string, Buffer]>> = [];
   private readonly productIds: UuidOrds;
   private readonly summaries: Fragments;
-  private readonly records: Buffer[];
+  /** The ingredient records (2.5), shared with the label threads. */
+  private readonly records: SharedRecords;
   /** The records as the ends of product entries (format.ts unpackInto). */
   private readonly tails: EntryTails;
   private readonly searchItems: Fragments;
@@ -301,7 +306,8 @@ export class Catalogue {
   /** Ingredient record (2.5) by uuid (letter case ignored), or null. */
   ingredient(id: string): Buffer | null {
     const ord = this.ingredientIds.ord(id);
-    return ord < 0 ? null : this.records[ord];
+    // A copy (about 280 bytes): fastify sends bytes as they are only when they lie in an ArrayBuffer, not a shared one.
+    return ord < 0 ? null : this.records.copy(ord);
   }
 
   /** List response (2.8) of product summaries for the words of q (already folded, at most 10); `hint` when none match. */
@@ -404,13 +410,24 @@ interface Loaded {
 /** Loads every index of an opened file, pausing (yield) after each. */
 function* loadInSteps(db: Database.Database, fd: number): Generator<void, Loaded> {
   const meta = readMeta(db);
+  // SQLite's page cache is anonymous memory of the process, filled to its limit by the scans
+  // below and by the reads through SQLite (gzip answers, barcodes). Product answers are read
+  // by pread (places), and the reads left are random over a file of about 900 MB, where a
+  // cache mostly misses anyway: 4 MiB holds the tables' interior pages (PAGE_CACHE_KIB). Set
+  // once the file is known to be a catalogue (the pragma reads the schema: on another file it
+  // would fail before readMeta could say why).
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const size = (key: string) => Number(meta.get(key) ?? 0);
   const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
   yield;
-  const tails = new EntryTails(ingredients.records, ANSWER_SLABS);
+  const { records } = ingredients;
+  const tails = new EntryTails(
+    Array.from({ length: records.length }, (_, ord) => records.record(ord)),
+    ANSWER_SLABS,
+  );
   yield;
   const rows = yield* loadProducts(db, size('products'), size('summary_bytes'));
-  const products = rows.rows.length;
+  const products = rows.rows.count;
   yield;
   const productIds = loadProductIds(db, products);
   yield;
@@ -460,7 +477,7 @@ interface IngredientTables {
   names: string[];
   keys: string[];
   /** Each ord's record (2.5) as bytes. */
-  records: Buffer[];
+  records: SharedRecords;
   searchItems: Fragments;
 }
 
@@ -474,10 +491,10 @@ function* loadIngredients(
   searchItemBytes: number,
 ): Generator<void, IngredientTables> {
   const ids: Array<[string, number]> = [];
-  const t: Omit<IngredientTables, 'ids'> = {
+  const records: string[] = [];
+  const t: Omit<IngredientTables, 'ids' | 'records'> = {
     names: [],
     keys: [],
-    records: [],
     searchItems: new Fragments(count, searchItemBytes),
   };
   for (const [ord, id, name, key, record, item] of db
@@ -487,12 +504,12 @@ function* loadIngredients(
     ids.push([id, ord]);
     t.names[ord] = name;
     t.keys[ord] = key;
-    t.records[ord] = Buffer.from(record);
+    records[ord] = record;
     t.searchItems.push(item);
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   ids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { ...t, ids: new UuidOrds(ids.length, ids) };
+  return { ...t, records: SharedRecords.of(records), ids: new UuidOrds(ids.length, ids) };
 }
 
 /** Each ingredient ord's products (ascending ords), for the filters. */
@@ -507,20 +524,74 @@ function loadIngredientPostings(db: Database.Database): Int32Array[] {
   return postings;
 }
 
+/**
+ * The products' filter fields (ProductRowMeta) as columns, for the filter index to read once
+ * at open: a row object is made as it is read (and dies young), rather than one kept per product
+ * while the catalogue opens (200,000 objects and their strings, promoted to the old generation
+ * and garbage once the filter index is made: 30 MB of heap at open).
+ */
+class ProductColumns implements Iterable<ProductRowMeta> {
+  count = 0;
+  private readonly ords: Int32Array;
+  private readonly flags: Int32Array;
+  /** Index in `values` of each row's brand key, category and origin (-1: null). */
+  private readonly fields: Int32Array;
+  private readonly values: string[] = [];
+  private readonly valueIds = new Map<string, number>();
+
+  /** For at most `capacity` rows (more are refused: the meta's count is wrong). */
+  constructor(capacity: number) {
+    this.ords = new Int32Array(capacity);
+    this.flags = new Int32Array(capacity);
+    this.fields = new Int32Array(capacity * 3);
+  }
+
+  push(ord: number, brandKey: string | null, category: string | null, origin: string | null, flags: number): void {
+    const i = this.count;
+    if (i === this.ords.length) throw new Error('catalogue meta does not match its rows (products)');
+    this.ords[i] = ord;
+    this.flags[i] = flags;
+    this.fields[i * 3] = this.id(brandKey);
+    this.fields[i * 3 + 1] = this.id(category);
+    this.fields[i * 3 + 2] = this.id(origin);
+    this.count++;
+  }
+
+  *[Symbol.iterator](): Iterator<ProductRowMeta> {
+    const value = (i: number) => (this.fields[i] < 0 ? null : this.values[this.fields[i]]);
+    for (let i = 0; i < this.count; i++) {
+      yield {
+        ord: this.ords[i],
+        brand_key: value(i * 3),
+        category: value(i * 3 + 1),
+        origin: value(i * 3 + 2),
+        flags: this.flags[i],
+      };
+    }
+  }
+
+  private id(v: string | null): number {
+    if (v === null) return -1;
+    let id = this.valueIds.get(v);
+    if (id === undefined) this.valueIds.set(v, (id = this.values.push(v) - 1));
+    return id;
+  }
+}
+
 /** Each product's filter fields, in ord order, and its summary (2.8 list item; pausing every ROWS_PER_STEP rows). */
 function* loadProducts(
   db: Database.Database,
   count: number,
   summaryBytes: number,
-): Generator<void, { rows: ProductRowMeta[]; summaries: Fragments }> {
-  const rows: ProductRowMeta[] = [];
+): Generator<void, { rows: ProductColumns; summaries: Fragments }> {
+  const rows = new ProductColumns(count);
   const summaries = new Fragments(count, summaryBytes);
   for (const [ord, bk, category, origin, flags, summary] of db
     .prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord')
     .raw()
     .iterate() as Iterable<[number, string | null, string | null, string | null, number, string]>) {
     summaries.push(summary);
-    rows.push({ ord, brand_key: bk, category, origin, flags });
+    rows.push(ord, bk, category, origin, flags);
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   return { rows, summaries };
