@@ -64,7 +64,8 @@ test('no split into fragments or a shorter record: each entry is one name, or un
   assert.deepEqual(got, [
     ['hydrogenated olus oil', null, 'none'], // was Hydrogenated + Olus Oil
     ['PRUNUS ARMENIACA(APRICOT) KERNEL OIL', 'Prunus Armeniaca Kernel Oil', 'tolerant'], // was Prunus Armeniaca + Kernel Oil
-    ['Green Tea Extract (82.3%)', null, 'none'], // was "Green Tea:" + "Extract"
+    // was "Green Tea:" + "Extract"; its declared amount aside, the name is the alias of the leaf extract
+    ['Green Tea Extract (82.3%)', 'Camellia Sinensis Leaf Extract', 'alias'],
     ['peg-6 capric triglyceride', null, 'none'], // was PEG-6 + Caprylic/Capric Triglyceride
     ['Panax Ginseng Root Extact', 'Panax Ginseng Root Extract', 'tolerant'], // was Panax Ginseng Root
     ['Rosa Damascena Flower Distillate', null, 'none'], // was Rosa Damascena Flower

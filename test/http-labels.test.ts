@@ -85,7 +85,7 @@ describe('POST /v1/labels/analyze: the answer', () => {
       [
         [0, 'Aqua/Water/Eau', null, false, 0, 'alias', ingredientId(ING.aqua)],
         [1, 'Glycerin', null, false, 0, 'exact', ingredientId(ING.glycerin)],
-        [2, 'Niacinamide (5%)', 5, false, 0, 'tolerant', ingredientId(ING.niacinamide)],
+        [2, 'Niacinamide (5%)', 5, false, 0, 'exact', ingredientId(ING.niacinamide)],
         [3, 'Fragrance', null, false, 0, 'alias', ingredientId(ING.parfum)],
         [4, 'Unobtainium Extract', null, false, 0, 'none', null],
         [5, 'Methylparaben', null, true, 0, 'exact', ingredientId(ING.methylparaben)],

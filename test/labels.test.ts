@@ -291,13 +291,18 @@ test('joins say how they were made: exact name, alias table, synonym, tolerant m
   assert.deepEqual(how('Glycerol'), ['GLYCERIN', 'alias']);
   joiner.addSynonyms('LINALOOL', ['Linalyl-ol Natural']);
   assert.deepEqual(how('Linalyl-ol Natural'), ['LINALOOL', 'synonym']);
-  assert.deepEqual(how('Niacinamide (10%)'), ['NIACINAMIDE', 'tolerant']);
+  // a declared amount is the entry's concentration, never what makes a join tolerant
+  assert.deepEqual(how('Niacinamide (10%)'), ['NIACINAMIDE', 'exact']);
+  assert.deepEqual(how('Niacinamide 10 %'), ['NIACINAMIDE', 'exact']);
+  assert.deepEqual(how('Water 50mg/g'), ['AQUA', 'alias']);
+  assert.deepEqual(how('Niacinamid (10%)'), ['NIACINAMIDE', 'tolerant'], 'the name left is judged as printed');
   assert.deepEqual(how('Titanium Dioxide (CI 77891)'), ['CI 77891', 'tolerant']);
+  assert.equal(how('Acrylates Copolymer Blue 1 Lake (CI 77891)'), null, 'a polymer is not the colour it is dyed with');
   assert.deepEqual(how('Linalool 78-70-6'), ['LINALOOL', 'tolerant']); // a CAS number printed after the name
   assert.deepEqual(how('Ethylhexyglycerin'), ['ETHYLHEXYLGLYCERIN', 'tolerant']); // one letter missing
   assert.deepEqual(how('Candelilla Cera (Euphorbia Cerifera (Candelilla) Wax)'), ['CANDELILLA CERA', 'tolerant']); // nested parentheses
   assert.equal(how('Unobtainium Extract'), null);
-  assert.equal(joiner.join('Niacinamide (10%)')?.how, 'tolerant');
+  assert.equal(joiner.join('10%'), null, 'an amount alone is no name');
 });
 
 test('a name printed with a comma inside joins as one entry; nothing else is merged', () => {

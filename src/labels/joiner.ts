@@ -23,6 +23,7 @@ import {
   commonWord,
   isPartWord,
   respeltSpecies,
+  namesPolymer,
   sameThing,
   severalEntries,
   startsWithGenus,
@@ -397,6 +398,20 @@ const COLOUR_INDEX_ALONE = /^CI \d{5}$/;
 /** Letters and digits, words one space apart: its base, first and US forms are itself, its exact key its upper case. */
 const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
 
+/** A declared amount printed with a name: "(10%)", "16%", "0,5 %", "50mg/g", with brackets that hold nothing else. */
+const DECLARED_AMOUNT =
+  /\s*\(\s*\d+(?:[.,]\d+)?\s*(?:%|mg\s*\/\s*g)\s*\)|\s*(?<![\w.,])\d+(?:[.,]\d+)?\s*(?:%|mg\s*\/\s*g\b)/gi;
+
+/**
+ * The name without the amounts declared with it (the entry's concentration, parser.ts), so an
+ * amount never makes a join tolerant; the text itself when it prints none or is nothing else.
+ */
+function withoutAmount(label: string): string {
+  if (!label.includes('%') && !(label.includes('/') && /mg\s*\/\s*g/i.test(label))) return label;
+  const rest = label.replace(DECLARED_AMOUNT, '').trim();
+  return rest === '' ? label : rest;
+}
+
 export class LabelJoiner<T> {
   /**
    * The named steps of `join`, in order (JOIN_STEPS): each looks at the printed name and
@@ -446,7 +461,7 @@ export class LabelJoiner<T> {
         return q !== null && (q.how !== 'synonym' || this.same(unqualified, q)) ? q : null;
       },
       // A colour index printed in the name decides ("Iron Oxide (CI 77499)").
-      colour_index: (s) => this.colourIndex(this.cisOf(s)),
+      colour_index: (s) => (namesPolymer(s.label) ? null : this.colourIndex(this.cisOf(s))),
       // So does a CAS number that exactly one record carries ("Tocopherol (CAS 59-02-9)").
       cas_number: (s) => this.casOf(s),
       other_form: (s) => {
@@ -509,8 +524,17 @@ export class LabelJoiner<T> {
     return x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0);
   }
 
-  /** The steps before `upto` (steps.length: all; the gate: the printed form's). */
-  private run(label: string, upto: number, note?: JoinNote): Join<T> | null {
+  /** The steps before `upto` (steps.length: all; the gate: the printed form's) for a printed name. */
+  private run(printed: string, upto: number, note?: JoinNote): Join<T> | null {
+    const name = withoutAmount(printed);
+    if (name === printed) return this.runForm(printed, upto, note);
+    // A declared amount: the printed forms as printed (a catalogue's own spelling may print it),
+    // then the name without it, judged as if printed so ("Niacinamide (10%)" is exact).
+    return this.runForm(printed, Math.min(upto, this.gate)) ?? this.runForm(name, upto, note);
+  }
+
+  /** The steps before `upto` for one form of the name (run). */
+  private runForm(label: string, upto: number, note?: JoinNote): Join<T> | null {
     if (label.length > MAX_NAME_LENGTH) return null;
     const plain = PLAIN.test(label);
     const base = plain ? label : baseForm(label);

@@ -150,6 +150,14 @@ function oneEdit(a: string, b: string): boolean {
   return a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
 }
 
+/**
+ * True when the label's plain text (brackets aside) names a polymer: it joins only a polymer,
+ * never a monomer nor the colour it is dyed with ("… Copolymer Blue 1 Lake (Ci 42090)").
+ */
+export function namesPolymer(label: string): boolean {
+  return POLYMER.test(outside(label));
+}
+
 /** The text without bracketed groups (one level is enough here). */
 function outside(text: string): string {
   return text.replace(/[[(][^[\]()]*[\])]/g, ' ');
@@ -164,7 +172,7 @@ function outside(text: string): string {
 export function sameThing(label: string, name: string, b: Botany): boolean {
   if (FERMENT.test(label.toUpperCase()) && !FERMENT.test(name)) return false;
   // A copolymer or crosspolymer is not one of its monomers ("Styrene/Acrylate Copolymer" is not Styrene).
-  if (POLYMER.test(outside(label)) && !POLYMER.test(name)) return false;
+  if (namesPolymer(label) && !POLYMER.test(name)) return false;
   const slashParts = /[/\\]/.test(label) ? label.split(/[/\\]/).filter((p) => p.trim() !== '') : [];
   // "A/B/C" is one thing named in turn; four names or more are a list (a blend), not one thing,
   // and so are plants sharing the preparation printed last ("Acacia Decurrens/Jojoba/Sunflower Seed Wax").
