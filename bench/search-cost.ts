@@ -4,11 +4,11 @@
 // call (process.cpuUsage, user + system) per mix, after one warm-up replay, and the
 // same for a product read by id as the baseline of the same run.
 // Usage: node dist/bench/search-cost.js [catalogue.db] [replays]
-import { Catalogue, type FilterQuery } from '../src/catalogue/read-model';
+import { Catalogue } from '../src/catalogue/read-model';
 import { searchWords } from '../src/shared/text';
-import { INGREDIENT_CATEGORIES } from '../src/source/records';
-import { FREE_PARAM, INGREDIENT_SEARCH_HINT, PRODUCT_SEARCH_HINT, filterHint } from '../src/http/no-match';
-import { buildWorkload, type BenchRequest } from './workload';
+import { INGREDIENT_SEARCH_HINT, PRODUCT_SEARCH_HINT, filterHint } from '../src/http/no-match';
+import { filterQuery, page, query } from './list-requests';
+import { buildWorkload } from './workload';
 
 type Call = () => unknown;
 
@@ -18,26 +18,6 @@ function cpuPerCall(calls: Call[], replays: number): number {
   for (let r = 0; r < replays; r++) for (const c of calls) c();
   const u = process.cpuUsage(t);
   return (u.user + u.system) / (replays * calls.length);
-}
-
-function query(r: BenchRequest): URLSearchParams {
-  return new URLSearchParams(r.path.slice(r.path.indexOf('?') + 1));
-}
-
-function page(p: URLSearchParams): number {
-  return Number(p.get('page') ?? 1);
-}
-
-function filterQuery(p: URLSearchParams): FilterQuery {
-  const opt = (k: string) => p.get(k) ?? undefined;
-  return {
-    category: opt('category'),
-    brand: opt('brand'),
-    origin: opt('origin'),
-    freeOf: INGREDIENT_CATEGORIES.filter((c) => p.get(FREE_PARAM[c]) === 'true'),
-    hasIngredient: opt('has_ingredient')?.toLowerCase(),
-    excludesIngredients: p.get('excludes_ingredient')?.toLowerCase().split(',') ?? [],
-  };
 }
 
 function main(): void {

@@ -6,25 +6,12 @@
 // server cycling through the mix sees), each with its ratio to the mix's mean, and the
 // slowest requests. Shapes are read back from the requests (a deep page has a page
 // parameter; 'short' is one word of at most 3 letters, a prefix or a short word).
-import { Catalogue, type FilterQuery } from '../src/catalogue/read-model';
+import { Catalogue } from '../src/catalogue/read-model';
 import { searchWords } from '../src/shared/text';
-import { INGREDIENT_CATEGORIES } from '../src/source/records';
-import { FREE_PARAM, INGREDIENT_SEARCH_HINT, PRODUCT_SEARCH_HINT, filterHint } from '../src/http/no-match';
+import { INGREDIENT_SEARCH_HINT, PRODUCT_SEARCH_HINT, filterHint } from '../src/http/no-match';
+import { filterQuery, page, query } from './list-requests';
 import { buildWorkload, type BenchRequest } from './workload';
 
-const query = (r: BenchRequest) => new URLSearchParams(r.path.slice(r.path.indexOf('?') + 1));
-const page = (p: URLSearchParams) => Number(p.get('page') ?? 1);
-function filterQuery(p: URLSearchParams): FilterQuery {
-  const opt = (k: string) => p.get(k) ?? undefined;
-  return {
-    category: opt('category'),
-    brand: opt('brand'),
-    origin: opt('origin'),
-    freeOf: INGREDIENT_CATEGORIES.filter((c) => p.get(FREE_PARAM[c]) === 'true'),
-    hasIngredient: opt('has_ingredient')?.toLowerCase(),
-    excludesIngredients: p.get('excludes_ingredient')?.toLowerCase().split(',') ?? [],
-  };
-}
 function searchShape(p: URLSearchParams): string {
   const q = p.get('q')!;
   if (p.get('page')) return 'deep page';
