@@ -2135,8 +2135,8 @@ export interface operations {
                      *           "concentration": 5,
                      *           "may_contain": false,
                      *           "section": 0,
-                     *           "joined_by": "tolerant",
-                     *           "join_rule": "tolerant",
+                     *           "joined_by": "exact",
+                     *           "join_rule": "exact",
                      *           "ingredient": {
                      *             "id": "dc62b3b0-ced7-5c5a-bfbf-90afd3e863c6",
                      *             "name": "Niacinamide",
