@@ -13,7 +13,8 @@
 // by primary key, a batch's in one statement returning one row — the blobs concatenated, no
 // Buffer per product); SQL for the rest — a product's compressed answer by primary key, and
 // for a barcode first one primary-key read of the barcode's product ord. A file that is not
-// a catalogue of this schema version is refused at open. The file is read with read(), never memory-mapped, so
+// a catalogue of this schema version is refused at open. The file is read with read(),
+// never memory-mapped, so
 // a file truncated or rewritten under it can fail a read but never stop the process: such a
 // read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
 // 503 ApiError, never anything the server would answer 500.
@@ -52,12 +53,6 @@ const PAGE_CACHE_KIB = 4096;
 
 /** The forms a product answer is served in: as JSON, and as compressed at build time. */
 export type AnswerEncoding = 'identity' | 'gzip';
-
-/**
- * Searches with at least this many matches are ranked once and their reachable rows kept:
- * about 30 µs of ranking, as a product match costs ~0.03 µs and an ingredient match
- * (two fields and the name-prefix rule) ~0.3 µs.
- */
 
 export interface FilterQuery {
   category?: string;

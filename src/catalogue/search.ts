@@ -8,8 +8,9 @@
 // and probed, a few long ones galloped through), and read each remaining candidate's
 // few term ids (forward index) only for words whose match or quality is not yet known
 // (a known last word that is a whole term reads it from its exact list), keeping only the
-// best rows asked for while scoring (top-rows.ts). Every query's ranking is kept, up to the deepest page asked for, in an LRU of at most
-// 4 MiB (the catalogue never changes), so a repeated query costs a lookup.
+// best rows asked for while scoring (top-rows.ts). Every query's ranking is kept, up to
+// the deepest page asked for, in an LRU of at most 4 MiB (the catalogue never changes),
+// so a repeated query costs a lookup.
 import type { TextIndex } from './text-index';
 import { ResultCache, holds, rows } from './result-cache';
 import { REACHABLE } from '../shared/paging';

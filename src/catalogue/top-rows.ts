@@ -28,7 +28,7 @@ export class TopRows {
    */
   offer(score: number, ord: number): void {
     if (this.size < this.want) this.push(score, ord);
-    else if (this.want > 0 && score > this.heapScore[0]) this.replaceWorst(score, ord);
+    else if (this.want > 0 && score > this.heapScore[0]) this.sift(score, ord); // it replaces the worst kept
   }
 
   /** The kept rows, best first; ends the ranking. */
@@ -54,10 +54,6 @@ export class TopRows {
     }
     heapScore[i] = score;
     heapOrd[i] = ord;
-  }
-
-  private replaceWorst(score: number, ord: number): void {
-    this.sift(score, ord);
   }
 
   /** Puts (score, ord) at the root and sifts it down over heap[0..size). */
