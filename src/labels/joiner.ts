@@ -455,7 +455,7 @@ export class LabelJoiner<T> {
       name_after_gloss: (s) => (this.nameAfterGloss(s.label) ? NO_JOIN : null),
       // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
       qualifier: (s) => {
-        const unqualified = s.first.replace(QUALIFIERS, '');
+        const unqualified = withoutQualifier(s.first);
         if (!this.byForm(s) || unqualified === s.first || unqualified === '') return null;
         const q = this.lookup(unqualified, false);
         return q !== null && (q.how !== 'synonym' || this.same(unqualified, q)) ? q : null;
@@ -594,7 +594,13 @@ export class LabelJoiner<T> {
   /** JoinNote.stop of a plain name the gate stopped. */
   private stopOf(s: JoinState): number {
     if (s.usSame !== true) return 0;
-    const words = s.firstKey.split(' ');
+    const key = s.firstKey;
+    // One word (most names new to the catalogue): itself is its words, its last word and their join.
+    if (!key.includes(' ')) {
+      const b = this.index.mayBegin(key);
+      return STOPPED | (b ? BEGINS | HEAD : 0) | (this.index.mayEnd(key) ? ENDS : 0);
+    }
+    const words = key.split(' ');
     const begins = words.some((w) => this.index.mayBegin(w));
     const ends = this.index.mayEnd(words[words.length - 1]);
     return STOPPED | (begins ? BEGINS : 0) | (ends ? ENDS : 0) | (this.index.mayBegin(words.join('')) ? HEAD : 0);
@@ -616,13 +622,16 @@ export class LabelJoiner<T> {
       // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
       const cis = us === s.label ? this.cisOf(s) : colourIndexes(us);
       const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us, cis);
-      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || this.genusFirst(p);
-      s.forms = byForm ? formsOf(s.base, us, ok) : [];
+      s.forms = byForm ? formsOf(s.base, us, this.slashPartOk) : [];
       s.byForm = byForm;
       s.usSame = s.base === us;
     }
     return s.forms;
   }
+
+  /** Whether "A/B" may be read as its part p (formsOf): a first part that is a whole name, or a part beginning with a genus. */
+  private readonly slashPartOk = (p: string, first: boolean): boolean =>
+    (first && this.wholeName(p) !== null) || this.genusFirst(p);
 
   private byForm(s: JoinState): boolean {
     this.formsOf(s);
@@ -639,11 +648,30 @@ export class LabelJoiner<T> {
     // A colour index adds the form "CI n", which joins only when a key begins with its compact form (not "CI 10000").
     if (cis.some((n) => this.index.mayBegin(`CI${n}`))) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
-    const keys = usKey === null ? [baseKey] : [baseKey, usKey];
-    const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
+    const begins = this.aWordBegins(baseKey) || (usKey !== null && this.aWordBegins(usKey));
     // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
-    if (begins && (GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k))))) return true;
-    return keys.some((k) => this.index.respellings(k) !== null);
+    if (
+      begins &&
+      (GROUPED.test(us) ||
+        this.index.mayEnd(lastWord(baseKey)) ||
+        (usKey !== null && this.index.mayEnd(lastWord(usKey))))
+    )
+      return true;
+    return this.index.respellings(baseKey) !== null || (usKey !== null && this.index.respellings(usKey) !== null);
+  }
+
+  /** True when a word (a run of A-Z, 0-9) of the exact key begins a key (JoinIndex.mayBegin). */
+  private aWordBegins(key: string): boolean {
+    for (let i = 0; i < key.length;) {
+      if (!wordChar(key.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (i < key.length && wordChar(key.charCodeAt(i))) i++;
+      if (this.index.mayBegin(start === 0 && i === key.length ? key : key.slice(start, i))) return true;
+    }
+    return false;
   }
 
   /** The label with its species word respelt (respeltSpecies, given), joined by the rules above; a tolerant join. */
@@ -695,15 +723,16 @@ export class LabelJoiner<T> {
         enzymeOfSource(a, b)
       )
         continue;
+      // The second part next: most are no name, and then the checks below cannot change the answer.
+      const jb = this.strict(b, marked);
+      if (jb === null) continue;
       // The whole is one name: the first part and the next word begin a name ("Sodium" + "Hydroxide …").
       if (this.wholeBegins(a, b)) continue;
-      const jb = this.strict(b, marked);
       // A word that begins many names ("PEG-6", "Sodium") then another name of a record: one name misprinted.
-      if (jb?.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES)
-        continue;
+      if (jb.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES) continue;
       // One word, another name of a record (an alias or synonym), that ends names ("… 230" + "Salt"): one name.
-      if (jb !== null && jb.how !== 'exact' && !/\s/.test(b) && this.index.namesEndingWith(exactKey(b)) >= 3) continue;
-      if (ja !== null && jb !== null && ja.target !== jb.target)
+      if (jb.how !== 'exact' && !/\s/.test(b) && this.index.namesEndingWith(exactKey(b)) >= 3) continue;
+      if (ja.target !== jb.target)
         return [
           { text: a, join: { ...ja, rule: 'split', step: 'split' } },
           { text: b, join: { ...jb, rule: 'split', step: 'split' } },
@@ -733,7 +762,7 @@ export class LabelJoiner<T> {
    * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing).
    */
   private isGroup(label: string, cis = colourIndexes(label)): boolean {
-    if (new Set(cis).size > 1 || CI_SLASH_CI.test(label)) return true;
+    if ((cis.length > 1 && new Set(cis).size > 1) || CI_SLASH_CI.test(label)) return true;
     if (BLEND.test(label)) return true;
     const plain = withoutGroups(label);
     if (!/[/\\]/.test(plain) || cis.length > 0) return false;
@@ -866,9 +895,10 @@ export class LabelJoiner<T> {
    */
   private casNumber(label: string): Join<T> | null {
     if (this.index.cas.size === 0) return null;
-    const printed = new Set(casNumbers(label));
-    if (printed.size !== 1) return null;
-    const t = this.index.cas.get([...printed][0]);
+    const all = casNumbers(label);
+    // Most names print none: no set made then.
+    if (all.length === 0 || (all.length > 1 && new Set(all).size !== 1)) return null;
+    const t = this.index.cas.get(all[0]);
     return t === undefined || t === null ? null : { target: t, how: 'tolerant', rule: 'cas_number' };
   }
 
@@ -1122,11 +1152,33 @@ const GROUPED = /[()[\]/\\]/;
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */
 function compactOfExact(key: string): string {
-  return key.replace(/[^A-Z0-9]+/g, '');
+  for (let i = 0; i < key.length; i++) if (!wordChar(key.charCodeAt(i))) return key.replace(/[^A-Z0-9]+/g, '');
+  return key; // one word of A-Z and 0-9: its own compact form
+}
+
+/**
+ * True when the text is printable ASCII whose spaces are single, between two other characters
+ * and beside no slash: its exactKey is its upper case (fold of ASCII is its lower case, and no
+ * respacing applies).
+ */
+function plainAscii(s: string): boolean {
+  const last = s.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === last) return false;
+      const before = s.charCodeAt(i - 1);
+      const after = s.charCodeAt(i + 1);
+      if (before === 32 || after === 32 || before === 47 || after === 47) return false;
+    } else if (c < 32 || c > 126) return false;
+  }
+  return true;
 }
 
 /** Exact comparison form: accents and case folded, spaces around slashes and runs of spaces removed. */
 export function exactKey(s: string): string {
+  // Printable ASCII, single spaces between other characters, none beside a slash: folding and respacing change nothing.
+  if (plainAscii(s)) return s.toUpperCase();
   return fold(s)
     .toUpperCase()
     .replace(/\s+/g, ' ')
@@ -1142,6 +1194,16 @@ const TWO_GAPS = /[^\s()][\s()]+[^\s()][^]*?[\s()][^\s()]/;
 const LATIN_INSIDE = /^([A-Za-z' -]+)\(([A-Za-z ]+)\)\s+([A-Za-z][A-Za-z -]*)$/;
 const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((CERTIFIED ORGANIC|ORGANIC|NANO|NON-NANO)\)$/i;
+/** What QUALIFIERS needs: a qualifier and a space beginning the text (its other form ends the text with ")"). */
+const QUALIFIER_FIRST = /^(?:CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s/i;
+
+/**
+ * The text without a qualifier ("Organic …", "… (Nano)"): text.replace(QUALIFIERS, ''), with the
+ * unanchored bracket form tried only on a text ending with ")" (most names have no qualifier).
+ */
+function withoutQualifier(text: string): string {
+  return text.endsWith(')') || QUALIFIER_FIRST.test(text) ? text.replace(QUALIFIERS, '') : text;
+}
 /** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
 const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
 /** A colour index, a slash, a second bare number: "Ci 77491/77492" (a group). */
@@ -1231,10 +1293,10 @@ function formsOf(
   add(us);
   // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
   add(us.replace(STEREO, ''));
-  add(us.replace(QUALIFIERS, ''));
+  add(withoutQualifier(us));
   const noParens = withoutGroups(us);
   add(noParens);
-  add(noParens.replace(QUALIFIERS, ''));
+  add(withoutQualifier(noParens));
   for (const n of colourIndexes(us)) add(`CI ${n}`);
   // "Carrageenan from Red Algae", "Squalane Plant Derived": the name before its origin.
   const before = FROM_AFTER.exec(noParens);
@@ -1262,7 +1324,7 @@ function formsOf(
       continue;
     for (const p of parts) {
       add(p);
-      add(p.replace(QUALIFIERS, ''));
+      add(withoutQualifier(p));
     }
   }
   return out;
