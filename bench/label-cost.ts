@@ -4,8 +4,8 @@
 // CPU time per call in this process (no HTTP), after a warm-up. Also every adversarial
 // shape (bench/label-shapes.ts) at 100,000 characters, the largest text the endpoint
 // accepts: CPU ms per analysis on this thread (analyseLabel) and as the HTTP route serves
-// it (a label worker thread of a LabelPool, the answer's bytes handed back: the target is
-// judged on this one); the worst shapes at 25,000 and 100,000 characters and the growth
+// it (a label worker thread of a LabelPool, the answer's bytes handed back in an answer
+// slot, analyseForReply, as the route does: the target is judged on this one); the worst shapes at 25,000 and 100,000 characters and the growth
 // between them; and the longest the event loop was held (monitorEventLoopDelay while the
 // served analyses run one after the other). CPU is the process's: it counts the worker
 // thread and the garbage collector's helper threads.
@@ -110,7 +110,8 @@ export async function measureShapes(
   const pool = new LabelPool({ threads: 1, queue: 0 });
   try {
     pool.announce(c);
-    const served = (t: string) => () => pool.analyse(c, t);
+    // As the route serves it (analyze-label.ts): the answer written into an answer slot, then sent.
+    const served = (t: string) => async () => (await pool.analyseForReply(c, t)).sent();
     const names = only ?? Object.keys(ADVERSARIAL_SHAPES);
     const shapes: LabelCost['shapes'] = [];
     const referenceBefore = await bestOf3(referenceWork);
@@ -129,7 +130,7 @@ export async function measureShapes(
     }
     const h = monitorEventLoopDelay({ resolution: 1 });
     h.enable();
-    for (const shape of names) await pool.analyse(c, text(shape, LONGEST_LABEL));
+    for (const shape of names) await served(text(shape, LONGEST_LABEL))();
     await new Promise((done) => setTimeout(done, 5));
     h.disable();
     return { shapes, worst, eventLoopMaxMs: h.max / 1e6, referenceMs };

@@ -15,10 +15,9 @@ import { fastifyTrust, type TrustProxy } from './http/trust-proxy';
 import type { CatalogueRef } from './catalogue/read-model';
 import { CatalogueReloader } from './ops/catalogue-reloader';
 import { LabelPool, defaultLabelPool, type LabelPoolOptions } from './catalogue/label-pool';
-import { Metrics } from './ops/metrics';
 import { ConnectionDrain } from './ops/connection-drain';
 import { installSecurityHeaders } from './http/security-headers';
-import { dashboard, PREFIX, StripeBilling, UsageAlerts, type DashboardSettings } from './dashboard';
+import { dashboard, PREFIX, UsageAlerts, type DashboardSettings, type StripeBilling } from './dashboard';
 import { Mailer } from './mail';
 import { LogBlocks } from './ops/log-blocks';
 
@@ -135,7 +134,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   });
   const ref = reloader.ref;
   labels.announce(ref.current);
-  const metrics = opts.metricsPort === undefined ? undefined : new Metrics(ref);
+  const metrics = opts.metricsPort === undefined ? undefined : new (await import('./ops/metrics')).Metrics(ref);
   const access = await openAccess(opts.access, {
     plansFile: opts.plans,
     clock: opts.clock,
@@ -162,7 +161,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const billing =
     accounts === undefined || settings?.stripe === undefined
       ? undefined
-      : new StripeBilling(settings.stripe, accounts, mailer!, () => settings.billingText);
+      : new (await import('./dashboard/stripe')).StripeBilling(
+          settings.stripe,
+          accounts,
+          mailer!,
+          () => settings.billingText,
+        );
   const alerts = accounts === undefined ? undefined : new UsageAlerts(accounts, mailer!);
   const pages =
     accounts === undefined

@@ -65,6 +65,21 @@ export interface Records {
   at(ord: number): string | undefined;
 }
 
+/** What one analysis has rendered: each printed name's tail, each record's text, the last entry's JSON after its name. */
+interface Rendering {
+  tails: Map<string, Tail>;
+  texts: Map<number, string>;
+  last: {
+    how: string;
+    rule: string;
+    ord: number | undefined;
+    section: number;
+    may: boolean;
+    concentration: number | null;
+    text: string;
+  } | null;
+}
+
 /** An entry's rendered JSON after its position, with what it was rendered from. */
 interface Tail {
   join: JoinedEntry<number>['join'];
@@ -160,7 +175,7 @@ export class LabelAnalyser {
     let recognised = 0;
     let position = 0;
     let batch: string[] = [];
-    const tails = new Map<string, Tail>();
+    const rendering: Rendering = { tails: new Map(), texts: new Map(), last: null };
     for (let s = 0; s < parsed.sections.length; s++) {
       for (const e of eachJoinedEntry(parsed.sections[s].entries, joiner, memo)) {
         const ord = e.join?.target;
@@ -168,7 +183,7 @@ export class LabelAnalyser {
           flags |= this.flagBits[ord];
           recognised++;
         }
-        batch.push(`{"position":${position++}${this.tail(tails, e, s)}`);
+        batch.push(`{"position":${position++}${this.tail(rendering, e, s)}`);
         if (position % STEP === 0) {
           sink(batch);
           batch = [];
@@ -188,18 +203,45 @@ export class LabelAnalyser {
 
   /**
    * An entry's JSON after its position, rendered once per printed name while the entry is
-   * the same (a name printed many times costs a map look-up, not a render).
+   * the same (a name printed many times costs a map look-up, not a render). What follows the
+   * name is rendered once for entries in a row that share it (names new to the catalogue all
+   * end `"joined_by":"none",…`), and each record's text is read once per analysis.
    */
-  private tail(tails: Map<string, Tail>, e: JoinedEntry<number>, section: number): string {
-    const t = tails.get(e.label_name);
+  private tail(r: Rendering, e: JoinedEntry<number>, section: number): string {
+    const t = r.tails.get(e.label_name);
     if (t?.join === e.join && t.section === section && t.may === e.may_contain && t.concentration === e.concentration)
       return t.text;
+    const text = `,"label_name":${JSON.stringify(e.label_name)}${this.rest(r, e, section)}`;
+    r.tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+    return text;
+  }
+
+  /** An entry's JSON after its label_name: the last one rendered when it is the same. */
+  private rest(r: Rendering, e: JoinedEntry<number>, section: number): string {
+    const how = e.join?.how ?? 'none';
+    const rule = e.join?.rule ?? how;
     const ord = e.join?.target;
+    const l = r.last;
+    if (
+      l !== null &&
+      l.how === how &&
+      l.rule === rule &&
+      l.ord === ord &&
+      l.section === section &&
+      l.may === e.may_contain &&
+      l.concentration === e.concentration
+    )
+      return l.text;
+    let record = 'null';
+    if (ord !== undefined) {
+      const known = r.texts.get(ord);
+      if (known === undefined) r.texts.set(ord, (record = this.record(ord)));
+      else record = known;
+    }
     const text =
-      `,"label_name":${JSON.stringify(e.label_name)},"concentration":${JSON.stringify(e.concentration)},` +
-      `"may_contain":${e.may_contain},"section":${section},"joined_by":"${e.join?.how ?? 'none'}","join_rule":"${e.join?.rule ?? e.join?.how ?? 'none'}",` +
-      `"ingredient":${ord === undefined ? 'null' : this.record(ord)}}`;
-    tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+      `,"concentration":${JSON.stringify(e.concentration)},"may_contain":${e.may_contain},"section":${section},` +
+      `"joined_by":"${how}","join_rule":"${rule}","ingredient":${record}}`;
+    r.last = { how, rule, ord, section, may: e.may_contain, concentration: e.concentration, text };
     return text;
   }
 }

@@ -50,7 +50,7 @@ import { prefsRoutes } from './routes/prefs';
 import { adminRequestRoutes } from './routes/admin-requests';
 import { adminKeyRoutes } from './routes/admin-keys';
 import { billingRoutes, stripeWebhook } from './routes/billing';
-export { StripeBilling } from './stripe';
+export type { StripeBilling } from './stripe';
 export { UsageAlerts } from './alerts';
 
 export { DEFAULT_SETTINGS, type DashboardSettings } from './settings';

@@ -609,7 +609,13 @@ export class LabelJoiner<T> {
   /** JoinNote.stop of a plain name the gate stopped. */
   private stopOf(s: JoinState): number {
     if (s.usSame !== true) return 0;
-    const words = s.firstKey.split(' ');
+    const key = s.firstKey;
+    // One word (most names new to the catalogue): itself is its words, its last word and their join.
+    if (!key.includes(' ')) {
+      const b = this.index.mayBegin(key);
+      return STOPPED | (b ? BEGINS | HEAD : 0) | (this.index.mayEnd(key) ? ENDS : 0);
+    }
+    const words = key.split(' ');
     const begins = words.some((w) => this.index.mayBegin(w));
     const ends = this.index.mayEnd(words[words.length - 1]);
     return STOPPED | (begins ? BEGINS : 0) | (ends ? ENDS : 0) | (this.index.mayBegin(words.join('')) ? HEAD : 0);
@@ -631,13 +637,16 @@ export class LabelJoiner<T> {
       // Most names that join nothing fail here, before their forms are made (mayJoinByForm).
       const cis = us === s.label ? this.cisOf(s) : colourIndexes(us);
       const byForm = this.mayJoinByForm(s.firstKey, s.base === us ? null : exactKey(us), us, cis);
-      const ok = (p: string, first: boolean) => (first && this.wholeName(p) !== null) || this.genusFirst(p);
-      s.forms = byForm ? formsOf(s.base, us, ok) : [];
+      s.forms = byForm ? formsOf(s.base, us, this.slashPartOk) : [];
       s.byForm = byForm;
       s.usSame = s.base === us;
     }
     return s.forms;
   }
+
+  /** Whether "A/B" may be read as its part p (formsOf): a first part that is a whole name, or a part beginning with a genus. */
+  private readonly slashPartOk = (p: string, first: boolean): boolean =>
+    (first && this.wholeName(p) !== null) || this.genusFirst(p);
 
   private byForm(s: JoinState): boolean {
     this.formsOf(s);
@@ -654,11 +663,30 @@ export class LabelJoiner<T> {
     // A colour index adds the form "CI n", which joins only when a key begins with its compact form (not "CI 10000").
     if (cis.some((n) => this.index.mayBegin(`CI${n}`))) return true;
     // The base form's key is firstKey: its words and misspelt words are the base form's.
-    const keys = usKey === null ? [baseKey] : [baseKey, usKey];
-    const begins = keys.some((k) => k.split(/[^A-Z0-9]+/).some((w) => w !== '' && this.index.mayBegin(w)));
+    const begins = this.aWordBegins(baseKey) || (usKey !== null && this.aWordBegins(usKey));
     // Without brackets or slashes, each form is the base or US form less words at its start: its last word is theirs.
-    if (begins && (GROUPED.test(us) || keys.some((k) => this.index.mayEnd(lastWord(k))))) return true;
-    return keys.some((k) => this.index.respellings(k) !== null);
+    if (
+      begins &&
+      (GROUPED.test(us) ||
+        this.index.mayEnd(lastWord(baseKey)) ||
+        (usKey !== null && this.index.mayEnd(lastWord(usKey))))
+    )
+      return true;
+    return this.index.respellings(baseKey) !== null || (usKey !== null && this.index.respellings(usKey) !== null);
+  }
+
+  /** True when a word (a run of A-Z, 0-9) of the exact key begins a key (JoinIndex.mayBegin). */
+  private aWordBegins(key: string): boolean {
+    for (let i = 0; i < key.length;) {
+      if (!wordChar(key.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (i < key.length && wordChar(key.charCodeAt(i))) i++;
+      if (this.index.mayBegin(start === 0 && i === key.length ? key : key.slice(start, i))) return true;
+    }
+    return false;
   }
 
   /** The label with its species word respelt (respeltSpecies, given), joined by the rules above; a tolerant join. */
@@ -710,15 +738,16 @@ export class LabelJoiner<T> {
         enzymeOfSource(a, b)
       )
         continue;
+      // The second part next: most are no name, and then the checks below cannot change the answer.
+      const jb = this.strict(b, marked);
+      if (jb === null) continue;
       // The whole is one name: the first part and the next word begin a name ("Sodium" + "Hydroxide …").
       if (this.wholeBegins(a, b)) continue;
-      const jb = this.strict(b, marked);
       // A word that begins many names ("PEG-6", "Sodium") then another name of a record: one name misprinted.
-      if (jb?.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES)
-        continue;
+      if (jb.how === 'synonym' && !/\s/.test(a) && this.index.namesBeginningWith(exactKey(a)) >= PREFIX_NAMES) continue;
       // One word, another name of a record (an alias or synonym), that ends names ("… 230" + "Salt"): one name.
-      if (jb !== null && jb.how !== 'exact' && !/\s/.test(b) && this.index.namesEndingWith(exactKey(b)) >= 3) continue;
-      if (ja !== null && jb !== null && ja.target !== jb.target)
+      if (jb.how !== 'exact' && !/\s/.test(b) && this.index.namesEndingWith(exactKey(b)) >= 3) continue;
+      if (ja.target !== jb.target)
         return [
           { text: a, join: { ...ja, rule: 'split', step: 'split' } },
           { text: b, join: { ...jb, rule: 'split', step: 'split' } },
@@ -748,7 +777,7 @@ export class LabelJoiner<T> {
    * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing).
    */
   private isGroup(label: string, cis = colourIndexes(label)): boolean {
-    if (new Set(cis).size > 1 || CI_SLASH_CI.test(label)) return true;
+    if ((cis.length > 1 && new Set(cis).size > 1) || CI_SLASH_CI.test(label)) return true;
     if (BLEND.test(label)) return true;
     const plain = withoutGroups(label);
     if (!/[/\\]/.test(plain) || cis.length > 0) return false;
@@ -881,9 +910,10 @@ export class LabelJoiner<T> {
    */
   private casNumber(label: string): Join<T> | null {
     if (this.index.cas.size === 0) return null;
-    const printed = new Set(casNumbers(label));
-    if (printed.size !== 1) return null;
-    const t = this.index.cas.get([...printed][0]);
+    const all = casNumbers(label);
+    // Most names print none: no set made then.
+    if (all.length === 0 || (all.length > 1 && new Set(all).size !== 1)) return null;
+    const t = this.index.cas.get(all[0]);
     return t === undefined || t === null ? null : { target: t, how: 'tolerant', rule: 'cas_number' };
   }
 
@@ -1170,11 +1200,33 @@ const GROUPED = /[()[\]/\\]/;
 
 /** compactKey of the text whose exactKey this is (exactKey only folds and respaces, which compactKey drops). */
 function compactOfExact(key: string): string {
-  return key.replace(/[^A-Z0-9]+/g, '');
+  for (let i = 0; i < key.length; i++) if (!wordChar(key.charCodeAt(i))) return key.replace(/[^A-Z0-9]+/g, '');
+  return key; // one word of A-Z and 0-9: its own compact form
+}
+
+/**
+ * True when the text is printable ASCII whose spaces are single, between two other characters
+ * and beside no slash: its exactKey is its upper case (fold of ASCII is its lower case, and no
+ * respacing applies).
+ */
+function plainAscii(s: string): boolean {
+  const last = s.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === last) return false;
+      const before = s.charCodeAt(i - 1);
+      const after = s.charCodeAt(i + 1);
+      if (before === 32 || after === 32 || before === 47 || after === 47) return false;
+    } else if (c < 32 || c > 126) return false;
+  }
+  return true;
 }
 
 /** Exact comparison form: accents and case folded, spaces around slashes and runs of spaces removed. */
 export function exactKey(s: string): string {
+  // Printable ASCII, single spaces between other characters, none beside a slash: folding and respacing change nothing.
+  if (plainAscii(s)) return s.toUpperCase();
   return fold(s)
     .toUpperCase()
     .replace(/\s+/g, ' ')

@@ -7,7 +7,7 @@
 // server take: a failure is recorded on the mail (the admin's mail page shows it) and logged
 // without the mail's text or the SMTP credentials.
 import { hash } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Clock, MailRecord, MailStore } from '../access';
 import { render, type MailName, type Mails } from './templates';
 
@@ -47,7 +47,8 @@ export function checkMailOptions(o: MailOptions): void {
 
 export class Mailer {
   readonly mode: 'smtp' | 'outbox';
-  private readonly transport: Transporter | undefined;
+  /** Made on the first send over SMTP (nodemailer is loaded only by a service that mails). */
+  private transport: Promise<Transporter> | undefined;
   private base = '';
 
   constructor(
@@ -58,13 +59,16 @@ export class Mailer {
   ) {
     checkMailOptions(opts);
     this.mode = opts.smtpUrl === undefined ? 'outbox' : 'smtp';
-    this.transport =
-      opts.smtpUrl === undefined
-        ? undefined
-        : nodemailer.createTransport(
-            { url: opts.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-            { from: opts.from },
-          );
+  }
+
+  private smtp(url: string): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then((m) =>
+      m.default.createTransport(
+        { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+        { from: this.opts.from },
+      ),
+    );
+    return this.transport;
   }
 
   /** The dashboard's public address (no trailing slash): links in mails start with it. */
@@ -98,9 +102,11 @@ export class Mailer {
       this.onError(`mail ${name}: not stored`, err);
       return 'unavailable';
     }
-    if (this.transport === undefined) return 'outbox';
+    if (this.opts.smtpUrl === undefined) return 'outbox';
     try {
-      await this.transport.sendMail({ to, subject: mail.subject, text: mail.text, html: mail.html });
+      await (
+        await this.smtp(this.opts.smtpUrl)
+      ).sendMail({ to, subject: mail.subject, text: mail.text, html: mail.html });
     } catch (err) {
       this.onError(`mail ${name}: not sent`, err);
       await this.mark(mail.id, 'failed', errorText(err));
@@ -115,7 +121,7 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((t) => t.close());
   }
 }
 
