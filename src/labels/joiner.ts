@@ -29,7 +29,7 @@ import {
   startsWithGenus,
   type Botany,
 } from './precision';
-import { NearWords, wordsOf, type NearKind } from './near-words';
+import { NearWords, type NearKind } from './near-words';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
 export const JoinHow = Type.Union([
@@ -363,6 +363,9 @@ export type JoinStepName = (typeof JOIN_STEPS)[number];
 /** The steps that look the printed form up (the others run only when one of them could join). */
 const PRINTED_STEPS: ReadonlySet<JoinStepName> = new Set(['spelling', 'alias', 'exact', 'compact', 'synonym']);
 
+/** The steps of near-words.ts (LabelJoiner.nearRespelled). */
+const NEAR_STEPS: ReadonlySet<JoinStepName> = new Set(['respelt_two', 'respelt_short', 'mono_prefix']);
+
 /** A step's answer: the name joins nothing, try no further step. */
 const NO_JOIN = Symbol('no join');
 
@@ -436,6 +439,8 @@ export class LabelJoiner<T> {
   private readonly tooLong: boolean;
   /** Whether every step is on (a colour index printed alone then joins only as printed: printedOnly). */
   private readonly allSteps: boolean;
+  /** Whether a step of near-words.ts is on (the gate then asks for a word they may correct). */
+  private readonly nearSteps: boolean;
 
   constructor(
     readonly index: JoinIndex<T>,
@@ -497,6 +502,7 @@ export class LabelJoiner<T> {
     this.gate = gate < 0 ? this.steps.length : gate;
     this.tooLong = !off.has('too_long');
     this.allSteps = this.steps.length === JOIN_STEPS.length;
+    this.nearSteps = this.steps.some((st) => NEAR_STEPS.has(st.name));
   }
 
   /**
@@ -578,7 +584,7 @@ export class LabelJoiner<T> {
    * the others needs what is checked here — a form that may join (qualifier, other_form,
    * respelt: mayJoinByForm), a colour index or CAS number of a record, a botanical name
    * of three words or more (common_name), a Latin name in brackets (latin_inside), a
-   * genus then a species word (species).
+   * genus then a species word (species), one unknown word near known ones (near-words.ts).
    */
   private mayJoinOtherwise(s: JoinState): boolean {
     const label = s.label;
@@ -590,7 +596,7 @@ export class LabelJoiner<T> {
       this.commonOf(s) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
       this.speciesOf(s) !== null ||
-      this.index.near.near(s.firstKey) !== null
+      (this.nearSteps && this.index.near.near(s.firstKey) !== null)
     );
   }
 
@@ -967,12 +973,12 @@ export class LabelJoiner<T> {
     const key = s.firstKey;
     const near = this.index.near.near(key);
     if (near !== null && near.kind === kind) {
-      const parts = wordsOf(key);
+      const before = key.slice(0, near.start);
+      const after = key.slice(near.end);
       const found = near.byDistance.map((words) => {
         const records = new Set<T>();
         for (const w of words) {
-          parts[near.at] = w;
-          const r = parts.join('');
+          const r = before + w + after;
           const e = this.index.exact.get(r) ?? this.index.compact.get(compactOfExact(r));
           if (e !== undefined && !this.index.weak.has(e) && this.same(r, { target: e, how: 'tolerant' }))
             records.add(e);

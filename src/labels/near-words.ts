@@ -6,8 +6,9 @@
 // spaces, the word is never dropped
 // (no shorter record), and the known words are given with their distance to it, the one
 // next further too, so the joiner can ask for one nearest record and a margin to the
-// second (LabelJoiner.nearRespelled). The work is bounded: only words of the right length
-// and near letters are measured, and each unknown word's answer is remembered.
+// second (LabelJoiner.nearRespelled). The work is bounded: only words of the right length,
+// with the same first or last letter and near letters are measured, and each unknown word's
+// answer is remembered.
 
 /** A kind of correction; each is the joiner step of the same name. */
 export type NearKind = 'respelt_two' | 'respelt_short' | 'mono_prefix';
@@ -15,8 +16,9 @@ export type NearKind = 'respelt_two' | 'respelt_short' | 'mono_prefix';
 /** The words an unknown word may stand for: by distance, nearest first (distance 1 is index 0). */
 export interface NearWord {
   kind: NearKind;
-  /** The unknown word's position in the key's words (wordsOf). */
-  at: number;
+  /** Where the unknown word is in the key: key.slice(start, end). */
+  start: number;
+  end: number;
   /** Known words at distance 1, 2 and 3 (mono_prefix: the word without mono- at distance 1). */
   byDistance: string[][];
 }
@@ -31,17 +33,12 @@ const MONO = 'MONO';
 /** At most this many answers are remembered (a few MB). */
 const MAX_REMEMBERED = 20_000;
 
-/** A key's words (letters only) and what is between them: [sep, word, sep, word, …, sep]. */
-export function wordsOf(key: string): string[] {
-  return key.split(/([A-Z]+)/);
-}
-
 export class NearWords<T> {
   private readonly keys: string[] = [];
   private readonly targets: T[] = [];
   private all: Set<string> | null = null;
-  /** Known words by length: the words and their letter masks. */
-  private byLength: Map<number, { words: string[]; masks: Int32Array }> | null = null;
+  /** Known words by length and first letter, and by length and last letter (bucketOf): the words and their letter masks. */
+  private buckets: Map<number, { words: string[]; masks: Int32Array }> | null = null;
   private readonly remembered = new Map<string, string[][]>();
 
   /** `weak`: a record that joins only as printed (a label-only record): its words are not known words. */
@@ -51,7 +48,7 @@ export class NearWords<T> {
     this.keys.push(key);
     this.targets.push(target);
     this.all = null;
-    this.byLength = null;
+    this.buckets = null;
   }
 
   prepare(): void {
@@ -66,13 +63,14 @@ export class NearWords<T> {
       for (const w of this.keys[i].split(/[^A-Z]+/)) if (w !== '') all.add(w);
     }
     const lists = new Map<number, string[]>();
-    for (const w of all) {
-      const l = lists.get(w.length);
-      if (l === undefined) lists.set(w.length, [w]);
-      else l.push(w);
-    }
-    this.byLength = new Map();
-    for (const [n, words] of lists) this.byLength.set(n, { words, masks: Int32Array.from(words, maskOf) });
+    for (const w of all)
+      for (const b of [bucketOf(w.length, w, 0), bucketOf(w.length, w, -1)]) {
+        const l = lists.get(b);
+        if (l === undefined) lists.set(b, [w]);
+        else l.push(w);
+      }
+    this.buckets = new Map();
+    for (const [b, words] of lists) this.buckets.set(b, { words, masks: Int32Array.from(words, maskOf) });
     this.remembered.clear();
     return (this.all = all);
   }
@@ -83,42 +81,61 @@ export class NearWords<T> {
    */
   near(key: string): NearWord | null {
     const all = this.known();
-    const parts = wordsOf(key);
-    let at = -1;
-    for (let i = 1; i < parts.length; i += 2) {
-      if (all.has(parts[i])) continue;
-      if (at >= 0) return null; // two unknown words: too little of the name is known
-      at = i;
+    let start = -1;
+    let end = -1;
+    for (let i = 0; i < key.length;) {
+      if (!letter(key.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < key.length && letter(key.charCodeAt(j))) j++;
+      if (!all.has(key.slice(i, j))) {
+        if (start >= 0) return null; // two unknown words: too little of the name is known
+        start = i;
+        end = j;
+      }
+      i = j;
     }
     // A whole word between spaces: not a syllable of a chemical name ("…)hexan-3-ol") nor a code ("ZQ1A2BX").
-    if (at < 0 || !/(?:^| )$/.test(parts[at - 1]) || !/^(?:$| )/.test(parts[at + 1])) return null;
-    const w = parts[at];
+    if (start < 0 || (start > 0 && key[start - 1] !== ' ') || (end < key.length && key[end] !== ' ')) return null;
+    const w = key.slice(start, end);
     const kind = kindOf(w, all);
     if (kind === null) return null;
-    if (kind === 'mono_prefix') return { kind, at, byDistance: [[w.slice(MONO.length)], [], []] };
+    if (kind === 'mono_prefix') return { kind, start, end, byDistance: [[w.slice(MONO.length)], [], []] };
     let byDistance = this.remembered.get(w);
     if (byDistance === undefined) {
       if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
       byDistance = this.measure(w, kind === 'respelt_two' ? 3 : 2);
       this.remembered.set(w, byDistance);
     }
-    return byDistance.every((d) => d.length === 0) ? null : { kind, at, byDistance };
+    return byDistance.every((d) => d.length === 0) ? null : { kind, start, end, byDistance };
   }
 
-  /** The known words within `max` edits of w (optimal string alignment), by distance. */
+  /**
+   * The known words within `max` edits of w (optimal string alignment), by distance, among
+   * those with w's first or last letter (a word misprinted at both ends is not corrected,
+   * and such a word is not seen as a rival either): a few hundred words measured, not all.
+   */
   private measure(w: string, max: number): string[][] {
     const out: string[][] = [[], [], []];
     const m = maskOf(w);
-    for (let n = Math.max(1, w.length - max); n <= w.length + max; n++) {
-      const list = (this.byLength as Map<number, { words: string[]; masks: Int32Array }>).get(n);
-      if (list === undefined) continue;
-      for (let i = 0; i < list.words.length; i++) {
-        // Each edit adds or removes at most two letters from the set of letters.
-        if (bits(list.masks[i] ^ m) > 2 * max) continue;
-        const d = distance(w, list.words[i], max);
-        if (d >= 1 && d <= max) out[d - 1].push(list.words[i]);
+    const first = w.charCodeAt(0);
+    const buckets = this.buckets as Map<number, { words: string[]; masks: Int32Array }>;
+    for (let n = Math.max(1, w.length - max); n <= w.length + max; n++)
+      for (const end of [0, -1] as const) {
+        const list = buckets.get(bucketOf(n, w, end));
+        if (list === undefined) continue;
+        for (let i = 0; i < list.words.length; i++) {
+          const k = list.words[i];
+          // By its last letter: those with w's first letter were measured by their first.
+          if (end < 0 && k.charCodeAt(0) === first) continue;
+          // Each edit adds or removes at most two letters from the set of letters.
+          if (bits(list.masks[i] ^ m) > 2 * max) continue;
+          const d = distance(w, k, max);
+          if (d >= 1 && d <= max) out[d - 1].push(k);
+        }
       }
-    }
     return out;
   }
 }
@@ -129,6 +146,15 @@ function kindOf(w: string, all: Set<string>): NearKind | null {
   if (w.length >= LONG) return 'respelt_two';
   if (w.length >= SHORT_MIN && w.length <= SHORT_MAX) return 'respelt_short';
   return null;
+}
+
+/** The bucket of words of length n whose first (end 0) or last (end -1) letter is w's. */
+function bucketOf(n: number, w: string, end: 0 | -1): number {
+  return n * 64 + (end === 0 ? w.charCodeAt(0) - 65 : 32 + w.charCodeAt(w.length - 1) - 65);
+}
+
+function letter(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 function maskOf(w: string): number {
