@@ -181,6 +181,14 @@ describe('POST /v1/labels/analyze: strict body', () => {
     const r = await analyse('é'.repeat(99_990) + ', Aqua');
     assert.equal(r.counts.entries, 2);
   });
+  it('counts a character outside the BMP (two UTF-16 code units) as one: 100,000 accepted, 100,001 refused', async () => {
+    const r = await analyse('\u{1D400}'.repeat(99_994) + ', Aqua');
+    assert.equal(r.counts.entries, 2);
+    assert.equal(
+      await error(await post({ text: '\u{1D400}'.repeat(99_995) + ', Aqua' }), 400),
+      'text must be at most 100000 characters long',
+    );
+  });
   it('accepts 100,000 characters that JSON escapes to 6 bytes each (600,000 bytes)', async () => {
     const r = await analyse('\u0001'.repeat(99_990) + ', Aqua');
     assert.equal(r.counts.entries, 1);

@@ -471,7 +471,7 @@ export class LabelJoiner<T> {
       name_after_gloss: (s) => (this.nameAfterGloss(s.label) ? NO_JOIN : null),
       // Printed with a qualifier ("Organic Argan Oil"): the rest as printed.
       qualifier: (s) => {
-        const unqualified = s.first.replace(QUALIFIERS, '');
+        const unqualified = withoutQualifier(s.first);
         if (!this.byForm(s) || unqualified === s.first || unqualified === '') return null;
         const q = this.lookup(unqualified, false);
         return q !== null && (q.how !== 'synonym' || this.same(unqualified, q)) ? q : null;
@@ -1248,6 +1248,16 @@ const TWO_GAPS = /[^\s()][\s()]+[^\s()][^]*?[\s()][^\s()]/;
 const LATIN_INSIDE = /^([A-Za-z' -]+)\(([A-Za-z ]+)\)\s+([A-Za-z][A-Za-z -]*)$/;
 const QUALIFIERS =
   /^(CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s+|\s+\((CERTIFIED ORGANIC|ORGANIC|NANO|NON-NANO)\)$/i;
+/** What QUALIFIERS needs: a qualifier and a space beginning the text (its other form ends the text with ")"). */
+const QUALIFIER_FIRST = /^(?:CERTIFIED ORGANIC|ORGANIC|NATURAL|BIO|WILDCRAFTED|FAIR TRADE|NANO|NON-NANO|MICRONIZED)\s/i;
+
+/**
+ * The text without a qualifier ("Organic …", "… (Nano)"): text.replace(QUALIFIERS, ''), with the
+ * unanchored bracket form tried only on a text ending with ")" (most names have no qualifier).
+ */
+function withoutQualifier(text: string): string {
+  return text.endsWith(')') || QUALIFIER_FIRST.test(text) ? text.replace(QUALIFIERS, '') : text;
+}
 /** "CI 77491", "C.I. 77891", "Ci77491", and as printed with a letter l or a digit 1: "Cl 77491", "C L 77499", "C1 77891". */
 const CI = /(?<![A-Za-z0-9])C\s?\.?\s?(?:[IL]\.?\s*|1(?:\.\s*|\s+))(\d{5})(?!\d)/gi;
 /** A colour index, a slash, a second bare number: "Ci 77491/77492" (a group). */
@@ -1337,10 +1347,10 @@ function formsOf(
   add(us);
   // Without a stereo descriptor ("L-Theanine", "Calcium D Pantothenate"): INCI names mostly omit it.
   add(us.replace(STEREO, ''));
-  add(us.replace(QUALIFIERS, ''));
+  add(withoutQualifier(us));
   const noParens = withoutGroups(us);
   add(noParens);
-  add(noParens.replace(QUALIFIERS, ''));
+  add(withoutQualifier(noParens));
   for (const n of colourIndexes(us)) add(`CI ${n}`);
   // "Carrageenan from Red Algae", "Squalane Plant Derived": the name before its origin.
   const before = FROM_AFTER.exec(noParens);
@@ -1368,7 +1378,7 @@ function formsOf(
       continue;
     for (const p of parts) {
       add(p);
-      add(p.replace(QUALIFIERS, ''));
+      add(withoutQualifier(p));
     }
   }
   return out;

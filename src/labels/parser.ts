@@ -460,19 +460,24 @@ function isNoteLine(whole: string, d: RegExpExecArray | null, line: string, seps
 /** Marketing prose: four words or more, two of them function words. */
 function isProse(text: string): boolean {
   if (wordCountBelow4(text)) return false;
-  const w = text.toLowerCase().match(/[a-z]+/g) ?? [];
-  return w.length >= 4 && proseCount(w) >= 2;
+  const c = proseWords(text);
+  return c.words >= 4 && c.prose >= 2;
+}
+
+/** Share of function words in a line of three of them or more (0 otherwise): a paragraph with commas. */
+function proseShare(text: string): number {
+  const c = proseWords(text);
+  return c.prose >= 3 ? c.prose / c.words : 0;
 }
 
 /**
- * Share of function words in a line of three of them or more (0 otherwise): a paragraph with commas.
- * The words (runs of a-z of the lower-cased line) are counted in one pass, with no array of them:
- * a list line of 100,000 characters has some 15,000.
+ * The words of a text (runs of a-z once lower-cased) and how many of them are function words,
+ * counted in one pass with no array of them (a list line of 100,000 characters has some 15,000).
  */
-function proseShare(text: string): number {
+function proseWords(text: string): { words: number; prose: number } {
   const lower = text.toLowerCase();
   let words = 0;
-  let n = 0;
+  let prose = 0;
   for (let i = 0; i < lower.length;) {
     if (!isLowerLetter(lower.charCodeAt(i))) {
       i++;
@@ -481,12 +486,12 @@ function proseShare(text: string): number {
     const start = i;
     while (i < lower.length && isLowerLetter(lower.charCodeAt(i))) i++;
     words++;
-    if (i - start <= LONGEST_PROSE_WORD && PROSE_WORDS.has(lower.slice(start, i))) n++;
+    if (i - start <= LONGEST_PROSE_WORD && PROSE_WORDS.has(lower.slice(start, i))) prose++;
   }
-  return n >= 3 ? n / words : 0;
+  return { words, prose };
 }
 
-/** a-z (the words proseShare counts). */
+/** a-z (the words proseWords counts). */
 function isLowerLetter(c: number): boolean {
   return c >= 97 && c <= 122;
 }
@@ -502,12 +507,6 @@ function wordCountBelow4(text: string): boolean {
     inRun = letter;
   }
   return runs < 4;
-}
-
-function proseCount(words: readonly string[]): number {
-  let n = 0;
-  for (const x of words) if (PROSE_WORDS.has(x)) n++;
-  return n;
 }
 
 /** Has a word that begins in lower case after the first (sentence case, not an INCI name). */

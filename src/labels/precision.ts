@@ -2,7 +2,8 @@
 // found by any rule but the printed name itself is accepted only when the record names the
 // same thing: a botanical the same genus and species (and variety) and the same part and
 // preparation; a ferment a ferment record. Guarantees: pure functions of the printed name,
-// the record's name and the dictionary's names; a rejected candidate leaves the joiner to
+// the record's name and the dictionary's names (answers about a slash part are remembered per
+// dictionary, at most 20,000 of each kind); a rejected candidate leaves the joiner to
 // try its other forms, else the entry is unrecognised.
 
 /** Words that name a plant part, a preparation or a fermentation, folded to one form each. */
@@ -178,7 +179,30 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
   // and so are plants sharing the preparation printed last ("Acacia Decurrens/Jojoba/Sunflower Seed Wax").
   // The parts first: a name joined by a slash part is most often that part (and a part is shorter than the whole).
   const list = slashParts.length > 3 || (slashParts.length === 3 && plantsSharingPreparation(slashParts, b));
-  return (!list && slashParts.some((p) => sameAs(p, name, b))) || sameAs(label, name, b);
+  return (!list && slashParts.some((p) => sameAsPart(p, name, b))) || sameAs(label, name, b);
+}
+
+/** At most this many answers of sameAsPart and plantFirst are remembered per dictionary. */
+const MAX_PARTS_REMEMBERED = 20_000;
+/** sameAsPart's and plantFirst's answers, per dictionary: a label's slash names share their parts ("Water/…/Eau"). */
+const partAnswers = new WeakMap<Botany, { same: Map<string, boolean>; plant: Map<string, boolean> }>();
+
+/** An answer about a slash part, remembered under `key` (ask: the answer, made when not remembered). */
+function rememberedPart(b: Botany, kind: 'same' | 'plant', key: string, ask: () => boolean): boolean {
+  let answers = partAnswers.get(b);
+  if (answers === undefined) partAnswers.set(b, (answers = { same: new Map(), plant: new Map() }));
+  const m = answers[kind];
+  let r = m.get(key);
+  if (r === undefined) {
+    if (m.size >= MAX_PARTS_REMEMBERED) m.clear();
+    m.set(key, (r = ask()));
+  }
+  return r;
+}
+
+/** sameAs of a slash part, remembered (the part and the name give the answer; a name holds no line break). */
+function sameAsPart(part: string, name: string, b: Botany): boolean {
+  return rememberedPart(b, 'same', `${name}\n${part}`, () => sameAs(part, name, b));
 }
 
 /**
@@ -186,9 +210,16 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
  * and the last prints one ("Acacia Decurrens/Jojoba/Sunflower Seed Wax": three plants' wax).
  */
 function plantsSharingPreparation(slashParts: readonly string[], b: Botany): boolean {
-  const first = wordsOf(outside(slashParts[0]));
-  if (first.length === 0 || !b.genera.has(first[0]) || parts(first) !== '') return false;
+  if (!plantFirst(slashParts[0], b)) return false;
   return parts(wordsOf(outside(slashParts[slashParts.length - 1]))) !== '';
+}
+
+/** A slash part that is a plant's Latin name with no part or preparation word (remembered: parts repeat). */
+function plantFirst(part: string, b: Botany): boolean {
+  return rememberedPart(b, 'plant', part, () => {
+    const first = wordsOf(outside(part));
+    return first.length > 0 && b.genera.has(first[0]) && parts(first) === '';
+  });
 }
 
 /** Several entries printed as one: a full stop between names ("Linalool. Citral") or "(and)" (a blend's parts). */
