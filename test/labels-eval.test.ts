@@ -267,7 +267,8 @@ test('a copolymer or crosspolymer never joins one of its monomers', () => {
 test('a dropped or misspelt word never falls back to a shorter record', () => {
   // Never the shorter record; a misspelt word is respelt when exactly one name results (issue 33).
   assert.equal(join('Panax Ginseng Root Extact')[0][1], 'PANAX GINSENG ROOT EXTRACT'); // was Panax Ginseng Root
-  assert.equal(join('Vaccinium Myrtillus Friut Extract')[0][1], null); // a label-only record of the sample before
+  // The short word respelt (respelt_short): the fruit extract, never Vaccinium Myrtillus Extract.
+  assert.equal(join('Vaccinium Myrtillus Friut Extract')[0][1], 'VACCINIUM MYRTILLUS FRUIT EXTRACT');
   assert.equal(join('Rosa Damascena Flower Distillate')[0][1], null); // was Rosa Damascena Flower
   assert.equal(join('rubus idaeus extract ketone')[0][1], null); // was Rubus Idaeus Extract
   assert.equal(join('Hydroxypropyl Starch Phospate')[0][1], 'HYDROXYPROPYL STARCH PHOSPHATE'); // was Hydroxypropyl Starch
@@ -296,4 +297,28 @@ test('one-word misspellings are respelt when exactly one name results, among sev
   assert.equal(join('Penylene Glycol')[0][1], 'PENTYLENE GLYCOL'); // Pentylene or Phenylene: only one is a name
   assert.equal(join('Saccharine Isomerate')[0][1], 'SACCHARIDE ISOMERATE'); // Saccharin or Saccharide
   assert.equal(join('Caprylyc/Capryc Triglyceride')[0][1], 'CAPRYLIC/CAPRIC TRIGLYCERIDE');
+});
+
+test('beyond one letter: a long word two letters away, a short word one letter away, mono- left out; one nearest record, a margin to the next', () => {
+  const step = (label: string) => {
+    const [e] = joinEntries([{ label_name: label, concentration: null, may_contain: false }], joiner);
+    return e.join === null ? null : [names[e.join.target], e.join.step, e.join.rule ?? e.join.how];
+  };
+  // Real strings of issue 33 and of the sample's raw labels; each joined nothing before.
+  assert.deepEqual(step('Nyacinnamide'), ['NIACINAMIDE', 'respelt_two', 'tolerant']);
+  assert.deepEqual(step('Butyl Methodibenzoylmethane'), ['BUTYL METHOXYDIBENZOYLMETHANE', 'respelt_two', 'tolerant']);
+  assert.deepEqual(step('Alcohol Dena'), ['ALCOHOL DENAT.', 'respelt_short', 'tolerant']);
+  assert.deepEqual(step('Methl Trimethicone'), ['METHYL TRIMETHICONE', 'respelt_short', 'tolerant']);
+  assert.deepEqual(step('sorbitan monostearate'), ['SORBITAN STEARATE', 'mono_prefix', 'tolerant']);
+  // A known word one letter away (Sarcosinate, a word of names) is the nearest: not the record two away (Sarcosine).
+  assert.equal(step('Sarcosinat'), null);
+  // Two unknown words: too little of the name is known.
+  assert.equal(step('Nyacinnamide Dena'), null);
+  // A syllable of a chemical name or a word glued to digits is not a word to correct.
+  assert.equal(step('1-(2,2,6-trimethylcyclohexyl)hexan-3-ol'), null);
+  assert.equal(step('Zq1a2bx'), null);
+  // Switched off, each step joins nothing of its own.
+  const off = sampleJoiner(undefined, ['respelt_two', 'respelt_short', 'mono_prefix']);
+  for (const label of ['Nyacinnamide', 'Alcohol Dena', 'sorbitan monostearate'])
+    assert.equal(off.joiner.join(label), null, label);
 });

@@ -417,8 +417,12 @@ export function encodePostings(ords: readonly number[]): Buffer {
 }
 
 export function decodePostings(blob: Buffer): Int32Array {
+  return decodePostingsInto(blob, new Int32Array(blob.length >>> 2));
+}
+
+/** The same, written into `out` (of blob.length / 4 entries). */
+export function decodePostingsInto(blob: Buffer, out: Int32Array): Int32Array {
   // Copy into an aligned buffer: SQLite blobs are not guaranteed 4-byte aligned.
-  const out = new Int32Array(blob.length >>> 2);
   for (let i = 0; i < out.length; i++) out[i] = blob.readInt32LE(i * 4);
   return out;
 }

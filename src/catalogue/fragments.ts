@@ -1,35 +1,47 @@
 // Many small pre-rendered JSON fragments (product summaries, ingredient search items) kept
 // as UTF-8 bytes in one buffer and addressed by ord. Guarantees: no heap object per
 // fragment; the buffer is sized exactly from the build's meta; a list response is one
-// exact allocation into which each fragment is copied once.
+// exact allocation into which each fragment is copied once. With `idFirst` (product
+// summaries, which all begin `{"id":"<lower-case uuid>",`), a fragment's id is kept as its
+// 16 bytes and written back as the same 36 characters: 29 bytes less a fragment (5.5 MiB
+// at 200,000 products), the bytes answered unchanged.
 export class Fragments {
   private readonly bytes: Buffer;
   private readonly ends: Uint32Array;
   private used = 0;
   private count = 0;
+  /** Bytes a fragment's answer has beyond what is kept of it: ID_SAVED with idFirst, else 0. */
+  private readonly extra: number;
   /** The sum of the bytes results() touched ahead of copying (kept so that the loads are not dropped as unused). */
   touched = 0;
 
   /** For `count` fragments of `bytes` bytes in all, as the build recorded them. */
-  constructor(count: number, bytes: number) {
-    this.bytes = Buffer.allocUnsafe(bytes);
+  constructor(count: number, bytes: number, idFirst = false) {
+    this.extra = idFirst ? ID_SAVED : 0;
+    this.bytes = Buffer.allocUnsafe(Math.max(0, bytes - count * this.extra));
     this.ends = new Uint32Array(count);
   }
 
   /** Appends the fragment of the next ord. */
   push(text: string): void {
-    if (this.count === this.ends.length || this.used + Buffer.byteLength(text) > this.bytes.length) {
+    const size = Buffer.byteLength(text) - this.extra;
+    if (this.count === this.ends.length || size < 0 || this.used + size > this.bytes.length) {
       throw new Error('catalogue meta does not match its rows (fragment sizes)');
     }
-    this.used += this.bytes.write(text, this.used);
+    if (this.extra === 0) this.used += this.bytes.write(text, this.used);
+    else {
+      if (!packId(text, this.bytes, this.used)) throw new Error('catalogue row does not begin with its id (summary)');
+      this.used += ID_BYTES;
+      this.used += this.bytes.write(text.slice(ID_HEAD_CHARS), this.used);
+    }
     this.ends[this.count++] = this.used;
   }
 
   /** `{"results":[`, the fragments of `ords` comma-separated, then `rest` (the JSON after the array's ']', which is included). */
   results(ords: ArrayLike<number>, rest: string): Buffer {
-    const { bytes, ends } = this;
+    const { bytes, ends, extra } = this;
     const n = ords.length;
-    let size = RESULTS.length + Math.max(0, n - 1) + Buffer.byteLength(rest);
+    let size = RESULTS.length + Math.max(0, n - 1) + Buffer.byteLength(rest) + n * extra;
     // A page's fragments lie anywhere in tens of MB: load a byte of each of their cache
     // lines first. These loads do not wait on each other, so their misses overlap, and the
     // copies below find the bytes in cache (a copy waiting on its own misses cost 2-3 times
@@ -49,7 +61,12 @@ export class Fragments {
     for (let i = 0; i < n; i++) {
       const o = ords[i];
       if (i > 0) out[at++] = 0x2c; // ,
-      at += bytes.copy(out, at, o === 0 ? 0 : ends[o - 1], ends[o]);
+      let start = o === 0 ? 0 : ends[o - 1];
+      if (extra !== 0) {
+        at = unpackId(bytes, start, out, at);
+        start += ID_BYTES;
+      }
+      at += bytes.copy(out, at, start, ends[o]);
     }
     out.write(rest, at);
     return out;
@@ -57,3 +74,91 @@ export class Fragments {
 }
 
 const RESULTS = '{"results":[';
+
+/** What an idFirst fragment begins with: `{"id":"`, 36 characters of uuid, then `",`. */
+const ID_OPEN = '{"id":"';
+const ID_HEAD_CHARS = ID_OPEN.length + 36 + 2;
+/** The id as kept: its 16 bytes. */
+const ID_BYTES = 16;
+const ID_SAVED = ID_HEAD_CHARS - ID_BYTES;
+/** Where the uuid's dashes follow its bytes (after bytes 4, 6, 8 and 10). */
+const DASH_AFTER = [
+  false,
+  false,
+  false,
+  true,
+  false,
+  true,
+  false,
+  true,
+  false,
+  true,
+  false,
+  false,
+  false,
+  false,
+  false,
+  false,
+];
+/** Each byte's two lower-case hex digits, as char codes (high digit in the high byte). */
+const HEX = new Uint16Array(256).map(
+  (_, b) => ('0123456789abcdef'.charCodeAt(b >>> 4) << 8) | '0123456789abcdef'.charCodeAt(b & 15),
+);
+
+/** Writes the 16 bytes of the lower-case uuid `text` begins with (after ID_OPEN, then `",`) at `at`; false when it does not begin so. */
+function packId(text: string, out: Buffer, at: number): boolean {
+  if (
+    !text.startsWith(ID_OPEN) ||
+    text.charCodeAt(ID_HEAD_CHARS - 2) !== 0x22 ||
+    text.charCodeAt(ID_HEAD_CHARS - 1) !== 0x2c
+  )
+    return false;
+  let c = ID_OPEN.length;
+  for (let b = 0; b < ID_BYTES; b++) {
+    const hi = hexDigit(text.charCodeAt(c++));
+    const lo = hexDigit(text.charCodeAt(c++));
+    if (hi < 0 || lo < 0) return false;
+    out[at + b] = (hi << 4) | lo;
+    if (DASH_AFTER[b] && text.charCodeAt(c++) !== 0x2d) return false; // -
+  }
+  return true;
+}
+
+/** A lower-case hex digit's value, or -1. */
+function hexDigit(c: number): number {
+  return c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+}
+
+/** Writes `{"id":"<uuid>",` for the 16 bytes at `from` in `bytes` into `out` at `at`; the offset after it. */
+function unpackId(bytes: Buffer, from: number, out: Buffer, at: number): number {
+  out[at++] = 0x7b; // {
+  out[at++] = 0x22; // "
+  out[at++] = 0x69; // i
+  out[at++] = 0x64; // d
+  out[at++] = 0x22; // "
+  out[at++] = 0x3a; // :
+  out[at++] = 0x22; // "
+  at = hex(bytes, from, 4, out, at);
+  out[at++] = 0x2d; // -
+  at = hex(bytes, from + 4, 2, out, at);
+  out[at++] = 0x2d;
+  at = hex(bytes, from + 6, 2, out, at);
+  out[at++] = 0x2d;
+  at = hex(bytes, from + 8, 2, out, at);
+  out[at++] = 0x2d;
+  at = hex(bytes, from + 10, 6, out, at);
+  out[at++] = 0x22; // "
+  out[at++] = 0x2c; // ,
+  return at;
+}
+
+/** Writes the `n` bytes at `from` as lower-case hex; the offset after them. */
+function hex(bytes: Buffer, from: number, n: number, out: Buffer, at: number): number {
+  for (let b = from; b < from + n; b++) {
+    const h = HEX[bytes[b]];
+    out[at] = h >>> 8;
+    out[at + 1] = h & 0xff;
+    at += 2;
+  }
+  return at;
+}

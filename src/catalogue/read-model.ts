@@ -580,7 +580,7 @@ function* loadProducts(
   summaryBytes: number,
 ): Generator<void, { rows: ProductColumns; summaries: Fragments }> {
   const rows = new ProductColumns(count);
-  const summaries = new Fragments(count, summaryBytes);
+  const summaries = new Fragments(count, summaryBytes, true);
   for (const [ord, bk, category, origin, flags, summary] of db
     .prepare('SELECT ord, brand_key, category, origin, flags, summary FROM products ORDER BY ord')
     .raw()

@@ -29,6 +29,7 @@ import {
   startsWithGenus,
   type Botany,
 } from './precision';
+import { NearWords, type NearKind } from './near-words';
 
 /** How an entry joined: the printed text is a name, a synonym or in the alias table; a tolerant match (another form of it, or its compact form); or not at all. */
 export const JoinHow = Type.Union([
@@ -107,6 +108,8 @@ export class JoinIndex<T> {
 
   /** Words of the names (A-Z only, 6 letters or more) and their one-letter deletions, for spelling tolerance. */
   private readonly spelling = new Spelling();
+  /** Words of the names, for the corrections beyond one letter in a long word (near-words.ts). */
+  readonly near = new NearWords<T>(this.weak);
   private botanyWords: Botany | null = null;
   /** The compact keys of names, aliases and synonyms, sorted (mayBegin), made on first use. */
   private keysSorted: SortedKeys | null = null;
@@ -123,6 +126,7 @@ export class JoinIndex<T> {
    */
   prepare(): void {
     this.spelling.prepare();
+    this.near.prepare();
     this.colourIndexName('');
     this.namesBeginningWith('');
     this.namesEndingWith('');
@@ -242,6 +246,7 @@ export class JoinIndex<T> {
     if (!this.exact.has(e)) this.exact.set(e, target);
     this.anyKey.add(compactOfExact(e));
     this.spelling.addWords(e);
+    this.near.addWords(e, target);
     const c = compactKey(name);
     if (c !== '' && !this.compact.has(c)) this.compact.set(c, target);
     this.anyKey.add(c);
@@ -257,6 +262,7 @@ export class JoinIndex<T> {
       this.lastWords = null;
       this.exact.set(key, target);
       this.spelling.addWords(key);
+      this.near.addWords(key, target);
     } else if (kind === 'compact') this.compact.set(key, target);
     else if (kind === 'alias') this.aliases.set(key, target);
     else if (kind === 'synonym') this.synonyms.set(key, target);
@@ -326,7 +332,9 @@ export const MAX_TOLERANT_LENGTH = 150;
  * joins nothing (several names: split, join-entries.ts; a group or blend is one entry, never one
  * of its members); qualifier ("Organic …"),
  * colour_index, cas_number, other_form (formsOf), common_name (an inline common name
- * dropped), latin_inside, respelt (misspelt words), species (a species misspelt): tolerant.
+ * dropped), latin_inside, respelt (misspelt words), species (a species misspelt), respelt_two (a long word
+ * two letters away), respelt_short (a short word one letter away), mono_prefix (the mono- INCI leaves out;
+ * these three: near-words.ts): tolerant.
  */
 export const JOIN_STEPS = [
   'spelling',
@@ -346,11 +354,17 @@ export const JOIN_STEPS = [
   'latin_inside',
   'respelt',
   'species',
+  'respelt_two',
+  'respelt_short',
+  'mono_prefix',
 ] as const;
 export type JoinStepName = (typeof JOIN_STEPS)[number];
 
 /** The steps that look the printed form up (the others run only when one of them could join). */
 const PRINTED_STEPS: ReadonlySet<JoinStepName> = new Set(['spelling', 'alias', 'exact', 'compact', 'synonym']);
+
+/** The steps of near-words.ts (LabelJoiner.nearRespelled). */
+const NEAR_STEPS: ReadonlySet<JoinStepName> = new Set(['respelt_two', 'respelt_short', 'mono_prefix']);
 
 /** A step's answer: the name joins nothing, try no further step. */
 const NO_JOIN = Symbol('no join');
@@ -425,6 +439,8 @@ export class LabelJoiner<T> {
   private readonly tooLong: boolean;
   /** Whether every step is on (a colour index printed alone then joins only as printed: printedOnly). */
   private readonly allSteps: boolean;
+  /** Whether a step of near-words.ts is on (the gate then asks for a word they may correct). */
+  private readonly nearSteps: boolean;
 
   constructor(
     readonly index: JoinIndex<T>,
@@ -477,12 +493,16 @@ export class LabelJoiner<T> {
       latin_inside: (s) => this.latinInside(s.label),
       respelt: (s) => this.respelled(this.formsOf(s)),
       species: (s) => this.respeciated(this.speciesOf(s)),
+      respelt_two: (s) => this.nearRespelled(s, 'respelt_two'),
+      respelt_short: (s) => this.nearRespelled(s, 'respelt_short'),
+      mono_prefix: (s) => this.nearRespelled(s, 'mono_prefix'),
     };
     this.steps = JOIN_STEPS.filter((n) => !off.has(n)).map((name) => ({ name, run: all[name] }));
     const gate = this.steps.findIndex((st) => !PRINTED_STEPS.has(st.name));
     this.gate = gate < 0 ? this.steps.length : gate;
     this.tooLong = !off.has('too_long');
     this.allSteps = this.steps.length === JOIN_STEPS.length;
+    this.nearSteps = this.steps.some((st) => NEAR_STEPS.has(st.name));
   }
 
   /**
@@ -564,7 +584,7 @@ export class LabelJoiner<T> {
    * the others needs what is checked here — a form that may join (qualifier, other_form,
    * respelt: mayJoinByForm), a colour index or CAS number of a record, a botanical name
    * of three words or more (common_name), a Latin name in brackets (latin_inside), a
-   * genus then a species word (species).
+   * genus then a species word (species), one unknown word near known ones (near-words.ts).
    */
   private mayJoinOtherwise(s: JoinState): boolean {
     const label = s.label;
@@ -575,7 +595,8 @@ export class LabelJoiner<T> {
       this.byForm(s) ||
       this.commonOf(s) ||
       (label.includes('(') && LATIN_INSIDE.test(label)) ||
-      this.speciesOf(s) !== null
+      this.speciesOf(s) !== null ||
+      (this.nearSteps && this.index.near.near(s.firstKey) !== null)
     );
   }
 
@@ -937,6 +958,39 @@ export class LabelJoiner<T> {
         found = e;
       }
       if (found !== undefined) return { target: found, how: 'tolerant' };
+    }
+    return null;
+  }
+
+  /**
+   * The printed name with its one unknown word corrected (near-words.ts) to a word that makes it a
+   * record's name, judged as respelt: one nearest record and none other one edit further
+   * (respelt_two: no known word at one edit, one record at two, no other at three; respelt_short: one at one,
+   * no other at two; mono_prefix: the word without mono-). Never a word dropped.
+   */
+  private nearRespelled(s: JoinState, kind: NearKind): Join<T> | null {
+    // The name as printed only: another form drops words or brackets, and a correction must keep every word.
+    const key = s.firstKey;
+    const near = this.index.near.near(key);
+    if (near !== null && near.kind === kind) {
+      const before = key.slice(0, near.start);
+      const after = key.slice(near.end);
+      const found = near.byDistance.map((words) => {
+        const records = new Set<T>();
+        for (const w of words) {
+          const r = before + w + after;
+          const e = this.index.exact.get(r) ?? this.index.compact.get(compactOfExact(r));
+          if (e !== undefined && !this.index.weak.has(e) && this.same(r, { target: e, how: 'tolerant' }))
+            records.add(e);
+        }
+        return records;
+      });
+      // Two letters away: no known word one letter away (`Sarcosinat` is Sarcosinate, a word of names, not Sarcosine).
+      const nearest = kind === 'respelt_two' ? 1 : 0;
+      if ((nearest === 1 && near.byDistance[0].length > 0) || found[nearest].size !== 1) return null;
+      const [t] = found[nearest];
+      const next = found[nearest + 1];
+      return next.size > 1 || (next.size === 1 && !next.has(t)) ? null : { target: t, how: 'tolerant' };
     }
     return null;
   }
