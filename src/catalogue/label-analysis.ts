@@ -14,6 +14,10 @@ import { JoinIndex, LabelJoiner, type Join } from '../labels/joiner';
 import { eachJoinedEntry, type JoinMemo, type JoinedEntry } from '../labels/join-entries';
 import { parseSteps } from '../labels/parser';
 
+const encoder = new TextEncoder();
+/** The end of an answer, after its entries. */
+const END = encoder.encode(']}');
+
 /** Longest stretch of work between two turns of the event loop in analyseInSlices, ms. */
 const SLICE_MS = 2;
 /** Entries joined and rendered between two checks of the clock. */
@@ -133,6 +137,45 @@ export class LabelAnalyser {
     let r = steps.next();
     while (r.done !== true) r = steps.next();
     return `${r.value}${entries.join(',')}]}`;
+  }
+
+  /**
+   * The same answer as UTF-8 bytes written into `out` (an answer slot, label-pool.ts), the
+   * entries encoded as they are made, STEP at a time: no string of the whole answer (up to
+   * 11 MB) is made on the heap, whose collection of it cost a full collection per long answer
+   * (docs/labels.md). Gives the length written; when the answer does not fit, the bytes in a
+   * buffer of their own.
+   */
+  analyseInto(text: string, out: Uint8Array): number | Uint8Array {
+    let at = 0; // bytes of entries written into out
+    let rest: string[] | null = null; // the batches that did not fit
+    const steps = this.steps(text, (batch) => {
+      const s = at === 0 && rest === null ? batch.join(',') : `,${batch.join(',')}`;
+      if (rest !== null) return void rest.push(s);
+      const { read, written } = encoder.encodeInto(s, out.subarray(at));
+      if (read === s.length) at += written;
+      else rest = [s];
+    });
+    let r = steps.next();
+    while (r.done !== true) r = steps.next();
+    const head = encoder.encode(r.value);
+    const length = head.length + at + END.length;
+    if (rest === null && length <= out.length) {
+      // The entries move up to make room for the head, known only now.
+      out.copyWithin(head.length, 0, at);
+      out.set(head, 0);
+      out.set(END, head.length + at);
+      return length;
+    }
+    // Too long for the slot: in a buffer of its own (never one of Buffer's shared pool: it is moved to another thread).
+    const parts = [head, out.subarray(0, at), ...(rest ?? []).map((b) => encoder.encode(b)), END];
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let to = 0;
+    for (const p of parts) {
+      bytes.set(p, to);
+      to += p.length;
+    }
+    return bytes;
   }
 
   /**

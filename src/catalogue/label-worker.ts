@@ -1,7 +1,7 @@
 // One label worker thread of the pool (label-pool.ts, piscina): analyses one label text
 // against the catalogue a task names, and answers its JSON as UTF-8 bytes written into the
-// task's answer slot (shared memory) when it has one and they fit, else moved (not copied)
-// back to the request thread. Guarantees: the answer is the read model's on the
+// task's answer slot (shared memory) as they are made when it has one and they fit
+// (LabelAnalyser.analyseInto), else moved (not copied) back to the request thread. Guarantees: the answer is the read model's on the
 // request thread, byte for byte (the same LabelAnalyser made from the same label source);
 // a catalogue's join tables are made once per thread, when the pool announces the
 // catalogue (a swap) or at its first task; the two newest catalogues are kept, so tasks
@@ -50,10 +50,10 @@ const { answers, slotBytes } = workerData as { answers: SharedArrayBuffer; slotB
 
 /** The answer's bytes: their length when written into the task's slot (it fits), else a buffer moved to the request thread. */
 export default function analyse(task: LabelTask): Uint8Array | number {
-  const answer = analyserFor(task.source).analyse(task.text);
-  if (task.slot >= 0 && answer.length <= slotBytes) {
-    const { read, written } = encoder.encodeInto(answer, new Uint8Array(answers, task.slot * slotBytes, slotBytes));
-    if (read === answer.length) return written;
-  }
-  return move(encoder.encode(answer)) as Uint8Array;
+  const analyser = analyserFor(task.source);
+  const r =
+    task.slot >= 0
+      ? analyser.analyseInto(task.text, new Uint8Array(answers, task.slot * slotBytes, slotBytes))
+      : encoder.encode(analyser.analyse(task.text));
+  return typeof r === 'number' ? r : (move(r) as Uint8Array);
 }

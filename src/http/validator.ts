@@ -4,8 +4,9 @@
 // required value (required exactly when the schema says so) or a value outside its
 // schema is a 400 naming it; no coercion: URL text becomes an integer only when it is 1
 // to 9 ASCII digits (never "1.0", " 1" or "+1"); a string's minLength and maxLength count
-// code points, as the engine does, counted only when the UTF-16 length does not decide. A parameter schema with a type or
-// keyword the formatter has no message for makes route registration throw at startup.
+// code points, as the engine does, counted only when the UTF-16 length does not decide. A
+// parameter schema with a type or keyword the formatter has no message for makes route
+// registration throw at startup.
 import Ajv, { type ValidateFunction } from 'ajv';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import type { FastifySchemaCompiler } from 'fastify';
