@@ -17,6 +17,7 @@ import { LabelKeysBuilder, isWeakRecord } from '../src/builder/label-keys';
 import { LabelJoiner, type JoinStepName } from '../src/labels/joiner';
 import { ingredientId } from '../src/sample/dictionary';
 import { joinEntries } from '../src/labels/join-entries';
+import { withoutAmounts } from '../src/sample/fragments';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -146,10 +147,11 @@ export function score(items: readonly EvalItem[], joiner: LabelJoiner<number>, n
   };
 }
 
-/** A label-only record named as the label is printed (letters and digits alike). */
+/** A label-only record named as the label is printed (letters and digits alike), or as it is without its amounts (fragments.ts). */
 function ownRecord(label: string, name: string): boolean {
   const key = (x: string) => x.toUpperCase().replace(/[^A-Z0-9]+/g, '');
-  return name.startsWith('label-only: ') && key(name.slice(12)) === key(label);
+  const own = key(name.slice(12));
+  return name.startsWith('label-only: ') && (own === key(label) || own === key(withoutAmounts(label).join(' ')));
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;

@@ -14,6 +14,7 @@ import {
 } from '../src/sample/dictionary-rules';
 import { CURATED_ALIASES } from '../src/labels/aliases';
 import { ingredientId } from '../src/sample/dictionary';
+import { withoutAmounts } from '../src/sample/fragments';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -105,4 +106,28 @@ test('the committed sample carries the clean-up: the issue-24 synonyms and dupli
   assert.equal(byName.get('Cera Alba')?.id, ingredientId('CERA ALBA'));
   assert.equal(byName.get('CI 15985')?.id, ingredientId('CI 15985'));
   assert.equal(CURATED_ALIASES['IRON OXIDES'], undefined);
+});
+
+test('junk records (issue 33): an amount printed in a name is never a record name; the name or names around it are', () => {
+  assert.deepEqual(withoutAmounts('100% Unrefined Sclerocraya Birrea (Marula) Kernel Oil'), [
+    'Unrefined Sclerocraya Birrea (Marula) Kernel Oil',
+  ]);
+  assert.deepEqual(withoutAmounts('Zinc Oxide 9.60%Water'), ['Zinc Oxide', 'Water']);
+  assert.deepEqual(withoutAmounts('Alcohol Denat. 75% vol'), ['Alcohol Denat.']);
+  assert.deepEqual(withoutAmounts('Biotin 5,000mcg (16667% DV*)'), ['Biotin']);
+  // An amount inside brackets is removed, the brackets kept balanced.
+  assert.deepEqual(withoutAmounts('Stevia Extract (leaf) (Rebaudioside A 95%)'), [
+    'Stevia Extract (leaf) (Rebaudioside A)',
+  ]);
+  assert.deepEqual(withoutAmounts('0.00108%'), []);
+  const text = zlib.gunzipSync(fs.readFileSync(path.join(ROOT, 'data', 'sample', 'ingredients.jsonl.gz'))).toString();
+  const amounts = text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { id: string; name: string })
+    .filter((r) => r.id !== ingredientId(r.name) && /\d\s*(?:%|mg\b|mcg\b|ml\b|iu\b)/i.test(r.name));
+  assert.deepEqual(
+    amounts.map((r) => r.name),
+    [],
+  );
 });

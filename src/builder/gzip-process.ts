@@ -3,7 +3,7 @@
 // and sends the results back in the same order. Guarantees: each result is what
 // zlib.gzipSync makes with GZIP_OPTIONS of the answer its packed product stands for; nothing
 // else runs here; it ends when its parent kills it or goes away.
-import { gzipSync } from 'node:zlib';
+import { constants, createGzip } from 'node:zlib';
 import { EntryTails } from '../catalogue/format';
 import { GZIP_OPTIONS, joinPieces, piece, type Pieces, type Start } from './encodings';
 
@@ -14,6 +14,39 @@ process.on('message', (m: Start | Pieces) => {
     tails = new EntryTails(m.records.map((r) => Buffer.from(r)));
     return;
   }
-  const gzip = m.ords.map((_, i) => gzipSync(tails!.product(piece(m, i)), GZIP_OPTIONS));
+  const gzip = m.ords.map((_, i) => compress(tails!.product(piece(m, i))));
   process.send!(joinPieces(m.ords, gzip));
 });
+
+/** What a zlib stream's native handle does for a synchronous write (node:zlib's own use of it). */
+interface Handle {
+  reset(): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOff: number,
+    inLen: number,
+    out: Uint8Array,
+    outOff: number,
+    outLen: number,
+  ): void;
+}
+/**
+ * One gzip stream's native handle, reset for every answer: gzipSync sets zlib's state up and
+ * frees it for each (63–69 µs an answer against 55–57 µs this way, the same bytes). The handle
+ * and its result (`_writeState`: output then input bytes left) are node:zlib internals; an
+ * answer whose gzip form does not fit is made again into a larger buffer.
+ */
+const stream = createGzip(GZIP_OPTIONS) as unknown as { _handle: Handle; _writeState: Uint32Array };
+let output = Buffer.allocUnsafe(64 * 1024);
+
+/** zlib.gzipSync(answer, GZIP_OPTIONS), in a buffer of its own. */
+function compress(answer: Buffer): Buffer {
+  for (;;) {
+    stream._handle.reset();
+    stream._handle.writeSync(constants.Z_FINISH, answer, 0, answer.length, output, 0, output.length);
+    const [outLeft, inLeft] = stream._writeState;
+    if (inLeft === 0 && outLeft > 0) return Buffer.from(output.subarray(0, output.length - outLeft));
+    output = Buffer.allocUnsafe(output.length * 2);
+  }
+}

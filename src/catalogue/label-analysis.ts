@@ -7,7 +7,8 @@
 // the contains_* flags follow the build's rule (containsFields of the joined
 // ingredients' categories); a CAS number printed in a label decides its join when
 // exactly one record's cas_number holds it. analyseInSlices gives the same answer, as
-// bytes, with the event loop let run every ~2 ms of work (the HTTP route uses it).
+// bytes, with the event loop let run every ~2 ms of work; analyseInto the same bytes,
+// written into a given array as they are made (a label thread's answer slot).
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner, type Join } from '../labels/joiner';

@@ -363,6 +363,9 @@ export type JoinStepName = (typeof JOIN_STEPS)[number];
 /** The steps that look the printed form up (the others run only when one of them could join). */
 const PRINTED_STEPS: ReadonlySet<JoinStepName> = new Set(['spelling', 'alias', 'exact', 'compact', 'synonym']);
 
+/** The steps that look the printed form up by a key of its whole text (a name with an amount as printed: run). */
+const WHOLE_KEY_STEPS: ReadonlySet<JoinStepName> = new Set(['spelling', 'alias', 'exact']);
+
 /** The steps of near-words.ts (LabelJoiner.nearRespelled). */
 const NEAR_STEPS: ReadonlySet<JoinStepName> = new Set(['respelt_two', 'respelt_short', 'mono_prefix']);
 
@@ -439,6 +442,8 @@ export class LabelJoiner<T> {
   private readonly tooLong: boolean;
   /** Whether every step is on (a colour index printed alone then joins only as printed: printedOnly). */
   private readonly allSteps: boolean;
+  /** Where the steps that look the printed form up by a whole key (spelling, alias, exact) end. */
+  private readonly printedWhole: number;
   /** Whether a step of near-words.ts is on (the gate then asks for a word they may correct). */
   private readonly nearSteps: boolean;
 
@@ -503,6 +508,8 @@ export class LabelJoiner<T> {
     this.tooLong = !off.has('too_long');
     this.allSteps = this.steps.length === JOIN_STEPS.length;
     this.nearSteps = this.steps.some((st) => NEAR_STEPS.has(st.name));
+    const whole = this.steps.findIndex((st) => !WHOLE_KEY_STEPS.has(st.name));
+    this.printedWhole = whole < 0 ? this.steps.length : whole;
   }
 
   /**
@@ -550,7 +557,9 @@ export class LabelJoiner<T> {
     if (name === printed) return this.runForm(printed, upto, note);
     // A declared amount: the printed forms as printed (a catalogue's own spelling may print it),
     // then the name without it, judged as if printed so ("Niacinamide (10%)" is exact).
-    return this.runForm(printed, Math.min(upto, this.gate)) ?? this.runForm(name, upto, note);
+    // As printed, only a whole key may join: the amount's digits must not make a compact key ("Polyurethane 60%"
+    // is not Polyurethane-60).
+    return this.runForm(printed, Math.min(upto, this.printedWhole)) ?? this.runForm(name, upto, note);
   }
 
   /** The steps before `upto` for one form of the name (run). */

@@ -214,6 +214,10 @@ function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
       'prefix',
       'one word that begins names and is none ("Hydrogenated", "Caprylic": the start of the next; kept when it mends with neither)',
     ],
+    [
+      'amount',
+      'an amount printed in the name ("100% Unrefined … Kernel Oil", "Zinc Oxide 9.60%Water", "0.00108%": joined as the name or names without it / nothing but amounts)',
+    ],
   ];
   for (const [rule, why] of FRAGMENT_RULES)
     L.push(
@@ -221,6 +225,9 @@ function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
     );
   L.push(
     `| junk records (issue 33): entries printed as an entry that joined one record elsewhere (letters and digits alike), joined to it | ${f.samePrinted} | |`,
+  );
+  L.push(
+    `| junk records (issue 33): entries printing an amount that join nothing without it, kept named without it (no record names an amount) | ${f.amountRenamed} | |`,
   );
   L.push('', 'Every synonym dropped, by rule:', '');
   for (const [reason] of REASONS) {

@@ -1,10 +1,11 @@
 // Checking one source record against the contract, shared by `catalogue build` and
-// `catalogue import`: the compiled checker of its schema (src/source/records.ts) first,
-// and only when it refuses, or a rule beyond the schema is broken, the explanation of
-// every broken rule (source/explain.ts). Rules beyond the schema: a product's barcodes
-// differ once leading zeros are removed, and each label entry names a known ingredient.
-// Guarantees: a record is accepted exactly when its schema and those rules accept it;
-// an accepted product comes with the ord of each label entry's ingredient, in entry order.
+// `catalogue import`: the compiled checker of its schema (src/source/records.ts; for a
+// product, less the uuid pattern of its entries' ids, which finding each among the
+// ingredients' ids stands for) first, and only when it refuses, or a rule beyond the schema is
+// broken, the explanation of every broken rule (source/explain.ts). Rules beyond the schema: a
+// product's barcodes differ once leading zeros are removed, and each label entry names a known
+// ingredient. Guarantees: a record is accepted exactly when its schema and those rules accept
+// it; an accepted product comes with the ord of each label entry's ingredient, in entry order.
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { gtinKey } from '../shared/text';
@@ -12,8 +13,8 @@ import { explain, show, type Report, type Rule, type Rules } from './explain';
 import {
   SourceIngredientCheck,
   SourceIngredientSchema,
-  SourceProductCheck,
   SourceProductEntrySchema,
+  SourceProductKnownIdsCheck,
   SourceProductSchema,
   type SourceIngredient,
   type SourceProduct,
@@ -24,7 +25,11 @@ export { show, type Report } from './explain';
 const BARCODE = SourceProductSchema.properties.barcodes.items;
 const ENTRY_ID = SourceProductEntrySchema.properties.id;
 
-/** The ord of the ingredient with this id (compared ignoring case), or undefined when there is none. */
+/**
+ * The ord of the ingredient with this id (compared ignoring case), or undefined when there is
+ * none. Every ingredient id is a uuid, so an id it knows is one: lower-casing turns no other
+ * character into a hex digit or a hyphen.
+ */
 export type OrdOf = (id: string) => number | undefined;
 
 /** True when `o` is an ingredient record; otherwise every broken rule was reported. */
@@ -39,7 +44,9 @@ export function checkIngredient(o: unknown, report: Report): o is SourceIngredie
  * name known ingredients; otherwise null, after reporting every broken rule.
  */
 export function checkProduct(o: unknown, ordOf: OrdOf, report: Report): number[] | null {
-  if (SourceProductCheck.Check(o) && distinctCodes(o.barcodes)) {
+  // Entry ids are not matched against the uuid pattern here: each is looked up (entryOrds), and
+  // a known id is a uuid (OrdOf); a record refused goes through the whole schema below.
+  if (SourceProductKnownIdsCheck.Check(o) && distinctCodes(o.barcodes)) {
     const ords = entryOrds(o, ordOf);
     if (ords !== null) return ords;
   }

@@ -119,4 +119,21 @@ export const SourceProductSchema = Type.Object(
 export type SourceProduct = Static<typeof SourceProductSchema>;
 
 export const SourceIngredientCheck = TypeCompiler.Compile(SourceIngredientSchema);
-export const SourceProductCheck = TypeCompiler.Compile(SourceProductSchema);
+/**
+ * SourceProductSchema but for the uuid pattern of each label entry's id (a string still), for
+ * checkProduct's first pass, which then finds each entry's id among the ingredients' ids, all
+ * uuids (the pattern tested per entry, 5.4 million times, was about 1 s of a 200,000-product
+ * build's CPU).
+ */
+export const SourceProductKnownIdsCheck = TypeCompiler.Compile(
+  Type.Object(
+    {
+      ...SourceProductSchema.properties,
+      ingredients: Type.Array(
+        Type.Object({ ...SourceProductEntrySchema.properties, id: Type.String() }, { additionalProperties: false }),
+        { maxItems: LIMITS.ingredients },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
