@@ -5,6 +5,8 @@
 // summaries, which all begin `{"id":"<lower-case uuid>",`), a fragment's id is kept as its
 // 16 bytes and written back as the same 36 characters: 29 bytes less a fragment (5.5 MiB
 // at 200,000 products), the bytes answered unchanged.
+import { parseUuid } from './uuid-ords';
+
 export class Fragments {
   private readonly bytes: Buffer;
   private readonly ends: Uint32Array;
@@ -81,25 +83,6 @@ const ID_HEAD_CHARS = ID_OPEN.length + 36 + 2;
 /** The id as kept: its 16 bytes. */
 const ID_BYTES = 16;
 const ID_SAVED = ID_HEAD_CHARS - ID_BYTES;
-/** Where the uuid's dashes follow its bytes (after bytes 4, 6, 8 and 10). */
-const DASH_AFTER = [
-  false,
-  false,
-  false,
-  true,
-  false,
-  true,
-  false,
-  true,
-  false,
-  true,
-  false,
-  false,
-  false,
-  false,
-  false,
-  false,
-];
 /** Each byte's two lower-case hex digits, as char codes (high digit in the high byte). */
 const HEX = new Uint16Array(256).map(
   (_, b) => ('0123456789abcdef'.charCodeAt(b >>> 4) << 8) | '0123456789abcdef'.charCodeAt(b & 15),
@@ -107,27 +90,12 @@ const HEX = new Uint16Array(256).map(
 
 /** Writes the 16 bytes of the lower-case uuid `text` begins with (after ID_OPEN, then `",`) at `at`; false when it does not begin so. */
 function packId(text: string, out: Buffer, at: number): boolean {
-  if (
-    !text.startsWith(ID_OPEN) ||
-    text.charCodeAt(ID_HEAD_CHARS - 2) !== 0x22 ||
-    text.charCodeAt(ID_HEAD_CHARS - 1) !== 0x2c
-  )
-    return false;
-  let c = ID_OPEN.length;
-  for (let b = 0; b < ID_BYTES; b++) {
-    const hi = hexDigit(text.charCodeAt(c++));
-    const lo = hexDigit(text.charCodeAt(c++));
-    if (hi < 0 || lo < 0) return false;
-    out[at + b] = (hi << 4) | lo;
-    if (DASH_AFTER[b] && text.charCodeAt(c++) !== 0x2d) return false; // -
-  }
+  if (!text.startsWith(ID_OPEN) || !text.startsWith('",', ID_HEAD_CHARS - 2)) return false;
+  if (!parseUuid(text.slice(ID_OPEN.length, ID_HEAD_CHARS - 2), idWords, false)) return false;
+  for (let w = 0; w < 4; w++) out.writeUInt32BE(idWords[w], at + w * 4);
   return true;
 }
-
-/** A lower-case hex digit's value, or -1. */
-function hexDigit(c: number): number {
-  return c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-}
+const idWords = new Uint32Array(4);
 
 /** Writes `{"id":"<uuid>",` for the 16 bytes at `from` in `bytes` into `out` at `at`; the offset after it. */
 function unpackId(bytes: Buffer, from: number, out: Buffer, at: number): number {

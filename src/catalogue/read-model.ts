@@ -14,10 +14,9 @@
 // Buffer per product); SQL for the rest — a product's compressed answer by primary key, and
 // for a barcode first one primary-key read of the barcode's product ord. A file that is not
 // a catalogue of this schema version is refused at open. The file is read with read(),
-// never memory-mapped, so
-// a file truncated or rewritten under it can fail a read but never stop the process: such a
-// read (SQLite finding the file damaged or short, a row its indexes name missing) throws a
-// 503 ApiError, never anything the server would answer 500.
+// never memory-mapped, so a file truncated or rewritten under it can fail a read but never
+// stop the process: such a read (SQLite finding the file damaged or short, a row its indexes
+// name missing) throws a 503 ApiError, never anything the server would answer 500.
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import {

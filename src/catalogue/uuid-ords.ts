@@ -23,7 +23,7 @@ export class UuidOrds {
     this.ords = new Int32Array(count);
     let i = 0;
     for (const [id, ord] of sorted) {
-      if (i === count || !parse(id, this.scratch, false))
+      if (i === count || !parseUuid(id, this.scratch, false))
         throw new Error(`id ${JSON.stringify(id)} is not a lower-case uuid`);
       this.keys.set(this.scratch, i * 4);
       if (i > 0 && compare(this.keys, i - 1, this.scratch) >= 0)
@@ -38,7 +38,7 @@ export class UuidOrds {
   /** The ord of a uuid (either letter case), or -1. */
   ord(id: string): number {
     const key = this.scratch;
-    if (!parse(id, key, true)) return -1;
+    if (!parseUuid(id, key, true)) return -1;
     const bucket = key[0] >>> (32 - BUCKET_BITS);
     let lo = this.starts[bucket];
     let hi = this.starts[bucket + 1] - 1;
@@ -68,7 +68,7 @@ function compare(keys: Uint32Array, i: number, key: Uint32Array): number {
  * Reads an 8-4-4-4-12 uuid into four words (most significant first); false if it is not one
  * (with `anyCase` false, also if it holds an upper-case letter).
  */
-function parse(id: string, out: Uint32Array, anyCase: boolean): boolean {
+export function parseUuid(id: string, out: Uint32Array, anyCase: boolean): boolean {
   if (id.length !== 36) return false;
   let word = 0;
   let digits = 0;
