@@ -29,7 +29,7 @@ export interface LabelPoolOptions {
 
 /** Half the cores (the request thread keeps the others), at most 4. */
 export const DEFAULT_LABEL_THREADS = Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
-/** Per thread: a 100,000-character label of the worst shape takes 40–55 ms as measured (docs/labels.md), so a wait of about 0.5 s. */
+/** Per thread: a 100,000-character label of the worst shape takes 40–75 ms as measured (docs/labels.md, BENCHMARKS.md), so a wait of at most about 0.6 s. */
 export const DEFAULT_LABEL_QUEUE_PER_THREAD = 8;
 
 /** Answer slots per thread (analyseForReply): one being written to a client while the thread fills the next. */

@@ -1,12 +1,13 @@
 // One label worker thread of the pool (label-pool.ts, piscina): analyses one label text
 // against the catalogue a task names, and answers its JSON as UTF-8 bytes written into the
 // task's answer slot (shared memory) as they are made when it has one and they fit
-// (LabelAnalyser.analyseInto), else moved (not copied) back to the request thread. Guarantees: the answer is the read model's on the
-// request thread, byte for byte (the same LabelAnalyser made from the same label source);
-// a catalogue's join tables are made once per thread, when the pool announces the
-// catalogue (a swap) or at its first task; the two newest catalogues are kept, so tasks
-// queued before a swap still answer from the catalogue they were admitted under; on Linux
-// the thread runs at a lower priority (nice 10) than the request thread.
+// (LabelAnalyser.analyseInto), else moved (not copied) back to the request thread.
+// Guarantees: the answer is the read model's on the request thread, byte for byte (the
+// same LabelAnalyser made from the same label source); a catalogue's join tables are made
+// once per thread, when the pool announces the catalogue (a swap) or at its first task; the
+// two newest catalogues are kept, so tasks queued before a swap still answer from the
+// catalogue they were admitted under; on Linux the thread runs at a lower priority (nice
+// 10) than the request thread.
 import { BroadcastChannel, workerData } from 'node:worker_threads';
 import { move } from 'piscina';
 import { lowerThisThread } from '../shared/thread-priority';

@@ -1,15 +1,15 @@
-// The corrections of a misspelt word beyond one letter in a word of six letters or more (the
-// joiner's respelt step): two letters away in a long word (`Nyacinnamide`), one letter in a
-// short word (`Alcohol Dena`), and the prefix mono- that INCI names leave out (`Sorbitan
-// Monostearate`). Guarantees: a name is corrected only when exactly one of its words is
-// unknown (every other word is a word of the names as printed) and a whole word between
-// spaces, the word is never dropped
-// (no shorter record), and the known words are given with their distance to it, the one
-// next further too, so the joiner can ask for one nearest record and a margin to the
+// Corrections of a misspelt word beyond the joiner's one-letter respelling, each a joiner
+// step of its own: two letters away in a word of 8 letters or more (respelt_two:
+// `Nyacinnamide`), one letter away in a word of 4–5 letters (respelt_short: `Alcohol Dena`),
+// and the prefix mono- that INCI names leave out (mono_prefix: `Sorbitan Monostearate`).
+// Guarantees: a name is corrected only when exactly one of its words is unknown (every other
+// word is a word of the names as printed) and that word stands whole between spaces; the word
+// is never dropped (no shorter record); the known words are given with their distance to it,
+// the next distance too, so the joiner can ask for one nearest record and a margin to the
 // second (LabelJoiner.nearRespelled). The work is bounded: only words of the right length,
-// with the same first or last letter and near letters are measured, and each unknown word's
-// answer is remembered.
-
+// with the same first or last letter and near letters, are measured (a bounded edit distance
+// with swapped neighbours, written here because it stops at the bound), and each unknown
+// word's answer is remembered.
 /** A kind of correction; each is the joiner step of the same name. */
 export type NearKind = 'respelt_two' | 'respelt_short' | 'mono_prefix';
 
