@@ -321,6 +321,19 @@ test('a name printed with a comma inside joins as one entry; nothing else is mer
   );
 });
 
+test('two neighbours printed as one read a slash within its own name: "Jojoba Esters, 6% AHA/BHA" is not BHA', () => {
+  const j = new Joiner(['SIMMONDSIA CHINENSIS SEED OIL', 'BHA', 'AQUA']);
+  const joined = joinEntries([entry('Simmondsia Chinensis (Jojoba) Esters'), entry('6% AHA/BHA'), entry('Water')], j);
+  assert.deepEqual(
+    joined.map((e) => [e.label_name, e.join?.target ?? null]),
+    [
+      ['Simmondsia Chinensis (Jojoba) Esters', null],
+      ['6% AHA/BHA', null],
+      ['Water', 'AQUA'],
+    ],
+  );
+});
+
 test('a joiner over any target (the served catalogue joins to ingredient ords)', () => {
   const ix = new JoinIndex<number>();
   ix.addName('Aqua', 0);

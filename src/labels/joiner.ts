@@ -1376,20 +1376,49 @@ function formsOf(
   }
   for (const f of noParens === us ? [us] : [us, noParens]) {
     if (!/[/\\]/.test(f)) continue;
-    const parts = f.split(/[/\\]/);
-    // "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a group) unless its
-    // first part is a name or a later part spells it out ("Iris Florentina / Iris Florentina Root Extract")
-    // or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
-    if (
-      !slashPartsOk(parts[0], true) &&
-      !parts.slice(1).some((p) => wordsWithin(parts[0], p) || slashPartsOk(p, false))
-    )
-      continue;
-    for (const p of parts) {
-      add(p);
-      add(withoutQualifier(p));
+    // Two neighbours printed as one ("Jojoba Esters, 6% AHA/BHA": join-entries' pair): a slash is read within its own name.
+    for (const name of outerNames(f)) addSlashParts(name, slashPartsOk, add);
+  }
+  return out;
+}
+
+/**
+ * "A/B" read as A or B (formsOf): each part added, unless its first part is no name and no later part
+ * spells it out. "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a
+ * group) unless its first part is a name or a later part spells it out ("Iris Florentina / Iris
+ * Florentina Root Extract") or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
+ */
+function addSlashParts(
+  name: string,
+  slashPartsOk: (part: string, first: boolean) => boolean,
+  add: (s: string) => void,
+): void {
+  if (!/[/\\]/.test(name)) return;
+  const parts = name.split(/[/\\]/);
+  if (!slashPartsOk(parts[0], true) && !parts.slice(1).some((p) => wordsWithin(parts[0], p) || slashPartsOk(p, false)))
+    return;
+  for (const p of parts) {
+    add(p);
+    add(withoutQualifier(p));
+  }
+}
+
+/** The names of a text split at its commas followed by a space outside brackets ("A, B" → A, B; "A (B, C)" → itself). */
+function outerNames(s: string): string[] {
+  if (!s.includes(', ')) return [s];
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (c === ',' && s[i + 1] === ' ' && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 2;
     }
   }
+  out.push(s.slice(start));
   return out;
 }
 
