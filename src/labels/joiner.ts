@@ -795,6 +795,7 @@ export class LabelJoiner<T> {
     if ((cis.length > 1 && new Set(cis).size > 1) || CI_SLASH_CI.test(label)) return true;
     if (BLEND.test(label)) return true;
     const plain = withoutGroups(label);
+    if (hasOpeningBracket(label) && this.listsOthers(plain, label)) return true;
     if (!/[/\\]/.test(plain) || cis.length > 0) return false;
     const joined: Join<T>[] = [];
     for (const p of plain.split(/[/\\]/)) {
@@ -804,6 +805,24 @@ export class LabelJoiner<T> {
       if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
     }
     return joined.length > 1;
+  }
+
+  /**
+   * A name followed by a bracket listing names, one of them a record of another substance that
+   * spells the name out ("Collagen (Marine Collagen, Hydrolyzed Collagen)"): the entry holds the
+   * more specific records, so it is not the parent record named before the bracket.
+   */
+  private listsOthers(head: string, label: string): boolean {
+    const named = this.wholeName(head.trim());
+    if (named === null) return false;
+    for (const g of topGroups(label)) {
+      if (!g.includes(',')) continue;
+      for (const m of g.split(',')) {
+        const j = wordsWithin(head, m) ? this.wholeName(m.trim()) : null;
+        if (j !== null && this.otherSubstance(named.target, j.target)) return true;
+      }
+    }
+    return false;
   }
 
   /** Two records with CAS numbers and none in common: two substances (records without one may be one substance named twice). */
