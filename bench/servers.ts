@@ -25,8 +25,8 @@ export interface ServeArgs {
   extra?: string[];
 }
 
-/** The default log level (info: one line per request), as an operator runs the service. */
-const env = { ...process.env, LOG_LEVEL: undefined };
+/** The default log level (info: one line per request), as an operator runs the service; read when a server starts. */
+const env = () => ({ ...process.env, LOG_LEVEL: undefined });
 
 /** `bodyBytes`: answer a body of that size instead of the small fixed one; `fastify`: answer through a bare fastify app. */
 export async function startBaseline(dist: string, bodyBytes = 0, fastify = false): Promise<Server> {
@@ -37,7 +37,7 @@ export async function startBaseline(dist: string, bodyBytes = 0, fastify = false
     String(bodyBytes),
     ...(fastify ? ['--fastify'] : []),
   ];
-  return ready(await startUntil(args, /^listening /, env), port);
+  return ready(await startUntil(args, /^listening /, env()), port);
 }
 
 export async function startOpen(dist: string, catalogue: string, logFile: string): Promise<Server> {
@@ -47,7 +47,7 @@ export async function startOpen(dist: string, catalogue: string, logFile: string
     await startUntil(
       [...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)],
       /^listening /,
-      env,
+      env(),
       logFile,
     ),
     port,
@@ -70,7 +70,7 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
     ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
     ...(a.extra ?? []),
   ];
-  const server = ready(await startUntil(args, /^catalogue: serving/, env, a.logFile), port);
+  const server = ready(await startUntil(args, /^catalogue: serving/, env(), a.logFile), port);
   await settled(server.pid); // its start-up work done (proc.ts), so that no scenario's figures carry it
   return server;
 }
