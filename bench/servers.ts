@@ -24,8 +24,8 @@ export interface ServeArgs {
   extra?: string[];
 }
 
-/** The default log level (info: one line per request), as an operator runs the service. */
-const env = { ...process.env, LOG_LEVEL: undefined };
+/** The default log level (info: one line per request), as an operator runs the service; read when a server starts. */
+const env = () => ({ ...process.env, LOG_LEVEL: undefined });
 
 /** `bodyBytes`: answer a body of that size instead of the small fixed one; `fastify`: answer through a bare fastify app. */
 export async function startBaseline(dist: string, bodyBytes = 0, fastify = false): Promise<Server> {
@@ -36,7 +36,7 @@ export async function startBaseline(dist: string, bodyBytes = 0, fastify = false
     String(bodyBytes),
     ...(fastify ? ['--fastify'] : []),
   ];
-  return ready(await startUntil(args, /^listening /, env), port);
+  return ready(await startUntil(args, /^listening /, env()), port);
 }
 
 export async function startOpen(dist: string, catalogue: string, logFile: string): Promise<Server> {
@@ -46,7 +46,7 @@ export async function startOpen(dist: string, catalogue: string, logFile: string
     await startUntil(
       [...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)],
       /^listening /,
-      env,
+      env(),
       logFile,
     ),
     port,
@@ -67,7 +67,7 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
     ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
     ...(a.extra ?? []),
   ];
-  return ready(await startUntil(args, /^catalogue: serving/, env, a.logFile), port);
+  return ready(await startUntil(args, /^catalogue: serving/, env(), a.logFile), port);
 }
 
 /** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the service runs as `npx catalogue` runs it. */

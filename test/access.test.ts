@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,6 +149,21 @@ function suites(): void {
       assert.equal(await eventually(() => access.charge(grant, 1)), 'ok');
       await access.close();
       await admin.close();
+    });
+  });
+
+  describe('sqlite store log', () => {
+    test("commits are not checkpointed every 1000 log pages (SQLite's default) but every 8000", async () => {
+      const file = join(dir, 'log.sqlite');
+      const admin = await openAdmin(`sqlite:${file}`, { plansFile: plans });
+      const k = await admin.createKey(PLANS.unlimited.name);
+      await admin.close();
+      const access = await openAccess(`sqlite:${file}`, { plansFile: plans });
+      const grant = await access.admit(k.key);
+      for (let i = 0; i < 1500; i++) await access.charge(grant, 1); // one commit each, a page or more each
+      const pages = statSync(`${file}-wal`).size / (4096 + 24);
+      await access.close();
+      assert.ok(pages > 1500, `the log holds ${pages.toFixed(0)} pages: it was checkpointed and reused`);
     });
   });
 

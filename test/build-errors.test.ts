@@ -192,6 +192,10 @@ test('functions must be non-empty strings without duplicates', async () => {
     'ingredients.jsonl:4: functions[2] "humectant" repeats functions[0]',
     'ingredients.jsonl:4: functions[3] 3 is not a non-empty string',
   ]);
+  // only a repeat (the compiled first check leaves uniqueness to a Set of the functions)
+  assert.deepEqual(await badIngredient({ functions: ['humectant', 'solvent', 'humectant'] }), [
+    'ingredients.jsonl:4: functions[2] "humectant" repeats functions[0]',
+  ]);
 });
 
 test('optional strings must be non-empty when present', async () => {

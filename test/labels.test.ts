@@ -321,6 +321,35 @@ test('a name printed with a comma inside joins as one entry; nothing else is mer
   );
 });
 
+test('two neighbours printed as one read a slash within its own name: "Jojoba Esters, 6% AHA/BHA" is not BHA', () => {
+  const j = new Joiner(['SIMMONDSIA CHINENSIS SEED OIL', 'BHA', 'AQUA']);
+  const joined = joinEntries([entry('Simmondsia Chinensis (Jojoba) Esters'), entry('6% AHA/BHA'), entry('Water')], j);
+  assert.deepEqual(
+    joined.map((e) => [e.label_name, e.join?.target ?? null]),
+    [
+      ['Simmondsia Chinensis (Jojoba) Esters', null],
+      ['6% AHA/BHA', null],
+      ['Water', 'AQUA'],
+    ],
+  );
+});
+
+test('a name whose bracket lists a more specific record of another substance is not that parent record', () => {
+  const ix = new JoinIndex<number>();
+  ix.addName('Collagen', 0);
+  ix.addName('Hydrolyzed Collagen', 1);
+  ix.addName('Mel', 2);
+  ix.addName('Honey Extract', 3);
+  ix.addCasNumbers('9007-34-5', 0);
+  ix.addCasNumbers('92113-31-0', 1);
+  ix.addCasNumbers('8028-66-8', 2);
+  ix.addCasNumbers('91052-92-5', 3);
+  const j = new LabelJoiner(ix);
+  assert.equal(j.join('COLLAGEN(MARINE COLLAGEN, HYDROLYZED COLLAGEN)'), null);
+  assert.equal(j.join('Collagen (Hydrolyzed Collagen)')?.target, 0, 'one name in the bracket is a gloss');
+  assert.equal(j.join('Mel (Honey Extract, Extrait de Miel)')?.target, 2, 'a bracket naming other records is a gloss');
+});
+
 test('a joiner over any target (the served catalogue joins to ingredient ords)', () => {
   const ix = new JoinIndex<number>();
   ix.addName('Aqua', 0);

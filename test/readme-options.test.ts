@@ -93,8 +93,8 @@ test('demo reads ACCESS_STORE, PLANS_FILE, METRICS_PORT, SIGNUP and the rest fro
   assert.equal(seen.dashboard, 'off');
 });
 
-test('--help says that --metrics-port serves one process and is refused with --workers, and names TEST_REDIS_PORTS', () => {
-  const root = catalogueProgram();
+test('--help says that --metrics-port serves one process and is refused with --workers, and names TEST_REDIS_PORTS', async () => {
+  const root = await catalogueProgram();
   let help = '';
   root.configureOutput({ writeOut: (s) => (help += s) });
   root.outputHelp();

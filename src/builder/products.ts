@@ -5,7 +5,8 @@
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index; its answer's compressed forms
 // are written before this pass ends (encodings.ts).
-import { encodePostings, renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
+import { renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
+import { PostingsBuilder } from './postings';
 import type { SourceProduct } from '../source/records';
 import { readLines } from '../source/lines';
 import { gtinKey, isBarcode, isUuid } from '../shared/text';
@@ -58,27 +59,22 @@ class CrossLineRules {
 
 /** What the pass builds from the valid products: postings per ingredient and the product term index. */
 class ProductIndexes {
-  /** Per ingredient ord (a slot for each from the start: filled at random, a sparse array went to dictionary mode). */
-  readonly postings: number[][];
+  readonly postings: PostingsBuilder;
   readonly terms = new TermIndexBuilder();
 
   constructor(ingredients: number) {
-    this.postings = new Array<number[]>(ingredients);
+    this.postings = new PostingsBuilder(ingredients);
   }
 
   add(ord: number, p: SourceProduct, ords: readonly number[], dict: Dictionary): void {
-    for (let i = 0; i < ords.length; i++) {
-      const iord = ords[i];
-      dict.labels.entry(p.ingredients[i].label_name, iord);
-      const list = this.postings[iord] ?? (this.postings[iord] = []);
-      if (list[list.length - 1] !== ord) list.push(ord);
-    }
+    for (let i = 0; i < ords.length; i++) dict.labels.entry(p.ingredients[i].label_name, ords[i]);
+    this.postings.add(ord, ords);
     this.terms.add(ord, p.brand);
     this.terms.add(ord, p.name);
   }
 
   write(out: CatalogueWriter): void {
-    this.postings.forEach((list, iord) => out.postings(iord, encodePostings(list)));
+    for (const [iord, postings] of this.postings.encoded()) out.postings(iord, postings);
     out.terms(TERMS_PRODUCT, this.terms.entries());
   }
 }

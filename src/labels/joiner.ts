@@ -795,6 +795,7 @@ export class LabelJoiner<T> {
     if ((cis.length > 1 && new Set(cis).size > 1) || CI_SLASH_CI.test(label)) return true;
     if (BLEND.test(label)) return true;
     const plain = withoutGroups(label);
+    if (hasOpeningBracket(label) && this.listsOthers(plain, label)) return true;
     if (!/[/\\]/.test(plain) || cis.length > 0) return false;
     const joined: Join<T>[] = [];
     for (const p of plain.split(/[/\\]/)) {
@@ -804,6 +805,24 @@ export class LabelJoiner<T> {
       if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
     }
     return joined.length > 1;
+  }
+
+  /**
+   * A name followed by a bracket listing names, one of them a record of another substance that
+   * spells the name out ("Collagen (Marine Collagen, Hydrolyzed Collagen)"): the entry holds the
+   * more specific records, so it is not the parent record named before the bracket.
+   */
+  private listsOthers(head: string, label: string): boolean {
+    const named = this.wholeName(head.trim());
+    if (named === null) return false;
+    for (const g of topGroups(label)) {
+      if (!g.includes(',')) continue;
+      for (const m of g.split(',')) {
+        const j = wordsWithin(head, m) ? this.wholeName(m.trim()) : null;
+        if (j !== null && this.otherSubstance(named.target, j.target)) return true;
+      }
+    }
+    return false;
   }
 
   /** Two records with CAS numbers and none in common: two substances (records without one may be one substance named twice). */
@@ -1376,20 +1395,49 @@ function formsOf(
   }
   for (const f of noParens === us ? [us] : [us, noParens]) {
     if (!/[/\\]/.test(f)) continue;
-    const parts = f.split(/[/\\]/);
-    // "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a group) unless its
-    // first part is a name or a later part spells it out ("Iris Florentina / Iris Florentina Root Extract")
-    // or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
-    if (
-      !slashPartsOk(parts[0], true) &&
-      !parts.slice(1).some((p) => wordsWithin(parts[0], p) || slashPartsOk(p, false))
-    )
-      continue;
-    for (const p of parts) {
-      add(p);
-      add(withoutQualifier(p));
+    // Two neighbours printed as one ("Jojoba Esters, 6% AHA/BHA": join-entries' pair): a slash is read within its own name.
+    for (const name of outerNames(f)) addSlashParts(name, slashPartsOk, add);
+  }
+  return out;
+}
+
+/**
+ * "A/B" read as A or B (formsOf): each part added, unless its first part is no name and no later part
+ * spells it out. "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a
+ * group) unless its first part is a name or a later part spells it out ("Iris Florentina / Iris
+ * Florentina Root Extract") or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
+ */
+function addSlashParts(
+  name: string,
+  slashPartsOk: (part: string, first: boolean) => boolean,
+  add: (s: string) => void,
+): void {
+  if (!/[/\\]/.test(name)) return;
+  const parts = name.split(/[/\\]/);
+  if (!slashPartsOk(parts[0], true) && !parts.slice(1).some((p) => wordsWithin(parts[0], p) || slashPartsOk(p, false)))
+    return;
+  for (const p of parts) {
+    add(p);
+    add(withoutQualifier(p));
+  }
+}
+
+/** The names of a text split at its commas followed by a space outside brackets ("A, B" → A, B; "A (B, C)" → itself). */
+function outerNames(s: string): string[] {
+  if (!s.includes(', ')) return [s];
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (c === ',' && s[i + 1] === ' ' && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 2;
     }
   }
+  out.push(s.slice(start));
   return out;
 }
 

@@ -1,8 +1,9 @@
 // Checking one source record against the contract, shared by `catalogue build` and
 // `catalogue import`: the compiled checker of its schema (src/source/records.ts; for a
 // product, less the uuid pattern of its entries' ids, which finding each among the
-// ingredients' ids stands for) first, and only when it refuses, or a rule beyond the schema is
-// broken, the explanation of every broken rule (source/explain.ts). Rules beyond the schema: a
+// ingredients' ids stands for; for an ingredient, less its functions' uniqueness, which a Set
+// of them stands for) first, and only when it refuses, or a rule beyond the schema is broken,
+// the explanation of every broken rule (source/explain.ts). Rules beyond the schema: a
 // product's barcodes differ once leading zeros are removed, and each label entry names a known
 // ingredient. Guarantees: a record is accepted exactly when its schema and those rules accept
 // it; an accepted product comes with the ord of each label entry's ingredient, in entry order.
@@ -11,7 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { gtinKey } from '../shared/text';
 import { explain, show, type Report, type Rule, type Rules } from './explain';
 import {
-  SourceIngredientCheck,
+  SourceIngredientFirstCheck,
   SourceIngredientSchema,
   SourceProductEntrySchema,
   SourceProductKnownIdsCheck,
@@ -34,7 +35,7 @@ export type OrdOf = (id: string) => number | undefined;
 
 /** True when `o` is an ingredient record; otherwise every broken rule was reported. */
 export function checkIngredient(o: unknown, report: Report): o is SourceIngredient {
-  if (SourceIngredientCheck.Check(o)) return true;
+  if (SourceIngredientFirstCheck.Check(o) && new Set(o.functions).size === o.functions.length) return true;
   explainAll(SourceIngredientSchema, o, report, new Map());
   return false;
 }

@@ -118,7 +118,20 @@ export const SourceProductSchema = Type.Object(
 );
 export type SourceProduct = Static<typeof SourceProductSchema>;
 
-export const SourceIngredientCheck = TypeCompiler.Compile(SourceIngredientSchema);
+/**
+ * SourceIngredientSchema but for `functions`' uniqueItems, for checkIngredient's first pass, which
+ * then compares the functions (strings) in a Set: the compiled uniqueItems hashes each item with
+ * TypeBox's Hash (30,000 ingredients: 134–302 ms against 17–49 ms, the first figures the build's).
+ */
+export const SourceIngredientFirstCheck = TypeCompiler.Compile(
+  Type.Object(
+    {
+      ...SourceIngredientSchema.properties,
+      functions: Type.Array(SourceIngredientSchema.properties.functions.items, { maxItems: LIMITS.functions }),
+    },
+    { additionalProperties: false },
+  ),
+);
 /**
  * SourceProductSchema but for the uuid pattern of each label entry's id (a string still), for
  * checkProduct's first pass, which then finds each entry's id among the ingredients' ids, all
