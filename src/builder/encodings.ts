@@ -35,8 +35,14 @@ import type { CatalogueWriter } from './output';
  * small answer's time went to setting up the larger default state.
  */
 export const GZIP_OPTIONS: ZlibOptions = { level: 3, windowBits: 14, memLevel: 6 };
-const BATCH = 32;
-const IN_FLIGHT = 512;
+/**
+ * 128 answers a batch (about 170 KB out, 310 KB back): each message wakes the other process, and
+ * with 32 a batch the wake-ups cost both sides CPU on a busy machine (20,000-product builds in
+ * turn, load 12: main process 9.4–10.9 s against 9.9–10.9 s, gzip processes 3.9–4.3 against
+ * 4.2–4.6 s). IN_FLIGHT keeps 16 batches pending, as before (about 8 MB).
+ */
+const BATCH = 128;
+const IN_FLIGHT = 16 * BATCH;
 /** Gzip processes: two where the machine has two cores or more. */
 const PROCESSES = Math.min(2, availableParallelism());
 
