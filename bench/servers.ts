@@ -1,11 +1,12 @@
 // The servers under test, each in its own process: the baseline, the real service
 // (`catalogue serve`, optionally on several workers), and the service with metering
-// off. Guarantees: each resolves once it accepts connections, on a port chosen here.
+// off. Guarantees: each resolves once it accepts connections, on a port chosen here, and
+// (the service, with or without metering) once its start-up work is done: it is idle.
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAdmin } from '../src/access';
-import { startUntil, type Started } from './proc';
+import { settled, startUntil, type Started } from './proc';
 
 export interface Server extends Started {
   url: string;
@@ -42,7 +43,7 @@ export async function startBaseline(dist: string, bodyBytes = 0, fastify = false
 export async function startOpen(dist: string, catalogue: string, logFile: string): Promise<Server> {
   const port = await freePort();
   const flags = nodeFlags(join(dist, '..', 'bin', 'catalogue.js')); // the same V8 settings as the service
-  return ready(
+  const server = ready(
     await startUntil(
       [...flags, join(dist, 'bench', 'open-server.js'), catalogue, String(port)],
       /^listening /,
@@ -51,6 +52,8 @@ export async function startOpen(dist: string, catalogue: string, logFile: string
     ),
     port,
   );
+  await settled(server.pid);
+  return server;
 }
 
 /** `catalogue serve` (with `--workers` when more than one). */
@@ -67,7 +70,9 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
     ...(a.workers && a.workers > 1 ? ['--workers', String(a.workers)] : []),
     ...(a.extra ?? []),
   ];
-  return ready(await startUntil(args, /^catalogue: serving/, env(), a.logFile), port);
+  const server = ready(await startUntil(args, /^catalogue: serving/, env(), a.logFile), port);
+  await settled(server.pid); // its start-up work done (proc.ts), so that no scenario's figures carry it
+  return server;
 }
 
 /** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the service runs as `npx catalogue` runs it. */
