@@ -54,6 +54,7 @@ interface Run {
   scenario: string;
   cpuUs: number;
   overBare: number;
+  p50Ms: number;
   p99Ms: number;
   rps: number;
 }
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       requests,
       serverPid: server.pid,
     });
-    return { cpuUs: ((r.serverCpuMs ?? NaN) * 1000) / r.requests, p99Ms: r.p99, rps: r.rps };
+    return { cpuUs: ((r.serverCpuMs ?? NaN) * 1000) / r.requests, p50Ms: r.p50, p99Ms: r.p99, rps: r.rps };
   };
   const bareRun = async (bytes: number) => {
     const server = await startBaseline(dist, bytes);
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
           out.push(run);
           log(
             `round ${round} ${checkout} ${route.id}: ${m.cpuUs.toFixed(1)} µs/req, ${run.overBare.toFixed(2)} × ` +
-              `${route.overProductById ? 'product by id' : 'bare'}, p99 ${m.p99Ms.toFixed(1)} ms, ${m.rps.toFixed(0)} req/s`,
+              `${route.overProductById ? 'product by id' : 'bare'}, p50 ${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms, ${m.rps.toFixed(0)} req/s`,
           );
         }
         log(
@@ -172,10 +173,10 @@ async function clearRedis(url: string): Promise<void> {
   }
 }
 
-/** Per route and checkout: the × bare of each round, in order. */
+/** Per route and checkout: the × bare, p50 and p99 of each round, in order. */
 function summary(out: Run[], routes: Route[]): string {
   const lines = [
-    'route                  checkout  × bare by round            p99 ms by round      (batch, redis: × product by id)',
+    'route                  checkout  × bare by round            p50 ms by round           p99 ms by round      (batch, redis: × product by id)',
   ];
   for (const r of routes)
     for (const c of ['old', 'new'] as const) {
@@ -185,7 +186,12 @@ function summary(out: Run[], routes: Route[]): string {
         `${r.id.padEnd(22)} ${c.padEnd(9)} ${runs
           .map((x) => x.overBare.toFixed(2))
           .join(', ')
-          .padEnd(26)} ` + runs.map((x) => x.p99Ms.toFixed(1)).join(', '),
+          .padEnd(26)} ` +
+          `${runs
+            .map((x) => x.p50Ms.toFixed(1))
+            .join(', ')
+            .padEnd(25)} ` +
+          runs.map((x) => x.p99Ms.toFixed(1)).join(', '),
       );
     }
   return lines.join('\n') + '\n';

@@ -321,6 +321,22 @@ test('a name printed with a comma inside joins as one entry; nothing else is mer
   );
 });
 
+test('two neighbours printed as one join by the steps after the printed form too (a qualifier, a stereo descriptor)', () => {
+  // Each neighbour alone goes through every step and joins nothing; the pair is not only looked up as printed.
+  const pair = (a: string, b: string) =>
+    joinEntries([entry(a), entry(b)], joiner).map((e) => [e.label_name, e.join?.target ?? null]);
+  assert.deepEqual(pair('Organic Ethylhexyl', 'Methoxycinnamate'), [
+    ['Organic Ethylhexyl, Methoxycinnamate', 'ETHYLHEXYL METHOXYCINNAMATE'],
+  ]);
+  assert.deepEqual(pair('D Ethylhexyl', 'Methoxycinnamate'), [
+    ['D Ethylhexyl, Methoxycinnamate', 'ETHYLHEXYL METHOXYCINNAMATE'],
+  ]);
+  assert.deepEqual(pair('Ethylhexyl', 'Unobtainium'), [
+    ['Ethylhexyl', null],
+    ['Unobtainium', null],
+  ]);
+});
+
 test('two neighbours printed as one read a slash within its own name: "Jojoba Esters, 6% AHA/BHA" is not BHA', () => {
   const j = new Joiner(['SIMMONDSIA CHINENSIS SEED OIL', 'BHA', 'AQUA']);
   const joined = joinEntries([entry('Simmondsia Chinensis (Jojoba) Esters'), entry('6% AHA/BHA'), entry('Water')], j);

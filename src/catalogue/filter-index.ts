@@ -6,7 +6,7 @@
 // total and rows of recent filters are kept (at most 4 MiB), so a repeated filter costs
 // a lookup.
 import { Bitset } from './bitset';
-import { FLAG_BIT } from './format';
+import { FLAG_BIT, decodePostingsInto } from './format';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
 import { ResultCache, holds, rows, type CachedResult } from './result-cache';
 
@@ -42,6 +42,16 @@ export interface ProductRowMeta {
 /** A set of product ords: an ascending list when small, a bitset when large. */
 type DocSet = Int32Array | Bitset;
 
+/**
+ * Each ingredient's products as the catalogue stores them, read once by the index: how many
+ * products each ingredient ord has (0: none; the index knows the ords below counts.length),
+ * then the rows [ord, postings] (ascending ords, 4 bytes each, format.ts decodePostings).
+ */
+export interface IngredientProducts {
+  counts: Int32Array;
+  rows: () => Iterable<[number, Buffer]>;
+}
+
 /** What the kept filters may hold, in ords: 4 MiB (result-cache.ts). */
 const CACHE_ORDS = 1 << 20;
 
@@ -63,11 +73,10 @@ export class FilterIndex {
   private readonly scratch: Bitset;
   private readonly cache = new ResultCache<CachedResult>(CACHE_ORDS);
 
-  /** `ingredientProducts[ord]`: ascending product ords containing ingredient ord (undefined for none). */
   constructor(
     readonly size: number,
     rows: Iterable<ProductRowMeta>,
-    ingredientProducts: Array<Int32Array | undefined>,
+    ingredientProducts: IngredientProducts,
   ) {
     ({ lists: this.ingredientLists, starts: this.listStart } = this.packIngredients(ingredientProducts));
     const cats = new Map<string, number[]>(),
@@ -152,24 +161,40 @@ export class FilterIndex {
     return this.ingredientSets.get(ord) ?? this.ingredientLists.subarray(this.listStart[ord], this.listStart[ord + 1]);
   }
 
-  /** The ingredients' sets: bitsets kept by ord (docSet), the lists packed into one array. */
-  private packIngredients(products: Array<Int32Array | undefined>): { lists: Int32Array; starts: Uint32Array } {
-    const starts = new Uint32Array(products.length + 1);
-    for (let ord = 0; ord < products.length; ord++) {
-      const set = this.docSet(products[ord] ?? EMPTY); // (a sparse array: no forEach)
-      if (set instanceof Bitset) this.ingredientSets.set(ord, set);
-      starts[ord + 1] = starts[ord] + (set instanceof Bitset ? 0 : set.length);
+  /**
+   * The ingredients' sets: bitsets kept by ord, the lists decoded straight into one array. Each
+   * row is decoded where it is kept (a bitset's through one scratch list), never into a list
+   * of its own: 30,000 lists of 21.6 MB, all alive until the index was made, were freed by the
+   * first full collection after the server was ready and left about 30 MiB of holes in
+   * malloc's heap, resident for good (docs/performance.md, "Round eight").
+   */
+  private packIngredients({ counts, rows }: IngredientProducts): { lists: Int32Array; starts: Uint32Array } {
+    const starts = new Uint32Array(counts.length + 1);
+    let most = 0;
+    for (let ord = 0; ord < counts.length; ord++) {
+      starts[ord + 1] = starts[ord] + (this.large(counts[ord]) ? 0 : counts[ord]);
+      most = Math.max(most, counts[ord]);
     }
-    const lists = new Int32Array(starts[products.length]);
-    for (let ord = 0; ord < products.length; ord++) {
-      const l = products[ord];
-      if (l !== undefined && !this.ingredientSets.has(ord)) lists.set(l, starts[ord]);
+    const lists = new Int32Array(starts[counts.length]);
+    const scratch = new Int32Array(most);
+    for (const [ord, postings] of rows()) {
+      if (this.large(counts[ord]))
+        this.ingredientSets.set(
+          ord,
+          Bitset.fromList(this.size, decodePostingsInto(postings, scratch.subarray(0, counts[ord]))),
+        );
+      else decodePostingsInto(postings, lists.subarray(starts[ord], starts[ord + 1]));
     }
     return { lists, starts };
   }
 
+  /** Whether a set of this many products is kept as a bitset (then also the smaller form). */
+  private large(count: number): boolean {
+    return count * 32 > this.size;
+  }
+
   private docSet(list: Int32Array): DocSet {
-    return list.length * 32 > this.size ? Bitset.fromList(this.size, list) : list;
+    return this.large(list.length) ? Bitset.fromList(this.size, list) : list;
   }
 }
 

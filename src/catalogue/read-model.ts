@@ -25,7 +25,6 @@ import {
   TERMS_INGREDIENT_NAME,
   TERMS_INGREDIENT_OTHER,
   TERMS_PRODUCT,
-  decodePostings,
   ANSWER_SLAB_BYTES,
   EntryTails,
   packedLength,
@@ -36,7 +35,13 @@ import { Fragments } from './fragments';
 import { UuidOrds } from './uuid-ords';
 import { PackedPlaces } from './packed-places';
 import { Searcher } from './search';
-import { FilterIndex, type FilterCount, type ProductFilter, type ProductRowMeta } from './filter-index';
+import {
+  FilterIndex,
+  type FilterCount,
+  type IngredientProducts,
+  type ProductFilter,
+  type ProductRowMeta,
+} from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
 import type { LabelAnalyser } from './label-analysis';
@@ -427,7 +432,7 @@ function* loadInSteps(db: Database.Database, fd: number): Generator<void, Loaded
   yield;
   const places = yield* findPlaces(db, fd, products);
   yield;
-  const postings = loadIngredientPostings(db);
+  const postings = ingredientPostings(db);
   yield;
   const filter = new FilterIndex(products, rows.rows, postings);
   yield;
@@ -506,16 +511,21 @@ function* loadIngredients(
   return { ...t, records: SharedRecords.of(records), ids: new UuidOrds(ids.length, ids) };
 }
 
-/** Each ingredient ord's products (ascending ords), for the filters. */
-function loadIngredientPostings(db: Database.Database): Int32Array[] {
-  const postings: Int32Array[] = [];
-  for (const [ord, blob] of db
-    .prepare('SELECT ingredient_ord, postings FROM ingredient_products')
-    .raw()
-    .iterate() as Iterable<[number, Buffer]>) {
-    postings[ord] = decodePostings(blob);
-  }
-  return postings;
+/**
+ * Each ingredient ord's products, for the filter index to decode row by row (FilterIndex
+ * packIngredients): how many each has first (the lists' lengths, without their bytes), then the rows.
+ */
+function ingredientPostings(db: Database.Database): IngredientProducts {
+  const lengths = db.prepare('SELECT ingredient_ord, length(postings) FROM ingredient_products').raw().all() as Array<
+    [number, number]
+  >;
+  const counts = new Int32Array(lengths.reduce((n, [ord]) => Math.max(n, ord + 1), 0));
+  for (const [ord, bytes] of lengths) counts[ord] = bytes >>> 2;
+  const rows = () =>
+    db.prepare('SELECT ingredient_ord, postings FROM ingredient_products').raw().iterate() as Iterable<
+      [number, Buffer]
+    >;
+  return { counts, rows };
 }
 
 /**
@@ -607,9 +617,16 @@ function loadProductIds(db: Database.Database, products: number): UuidOrds {
   return new UuidOrds(products, rows);
 }
 
+/** One kind of search_terms (the lists' lengths first, then the rows decoded as read: TextIndex). */
 function textIndex(db: Database.Database, kind: number, docs: number): TextIndex {
-  const rows = db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?').all(kind);
-  return new TextIndex(rows as { term: string; postings: Buffer }[], docs);
+  const lengths = db.prepare('SELECT term, length(postings) FROM search_terms WHERE kind = ?').raw().all(kind) as Array<
+    [string, number]
+  >;
+  const rows = () =>
+    db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?').raw().iterate(kind) as Iterable<
+      [string, Buffer]
+    >;
+  return new TextIndex({ counts: lengths.map(([term, bytes]) => [term, bytes >>> 2]), rows }, docs);
 }
 
 /** Product search over brand and name words. */

@@ -39,7 +39,7 @@ export function* eachJoinedEntry<T>(
   const known = (name: string): Remembered<T> => {
     let r = memo.get(name);
     if (r === undefined) {
-      r = { join: null, stop: 0 };
+      r = { join: null, stop: 0, pair: 0 };
       r.join = joiner.join(name, r);
       memo.set(name, r);
     }
@@ -48,7 +48,7 @@ export function* eachJoinedEntry<T>(
   /** The join of two neighbours printed as one name (joinPair), remembered as that name's. */
   const pairOf = (both: string, a: string, ra: Remembered<T>, b: string, rb: Remembered<T>): Join<T> | null => {
     let r = memo.get(both);
-    if (r === undefined) memo.set(both, (r = { join: joiner.joinPair(a, b, ra, rb, both), stop: 0 }));
+    if (r === undefined) memo.set(both, (r = { join: joiner.joinPair(a, b, ra, rb, both), stop: 0, pair: 0 }));
     return r.join;
   };
   /** The name's split (splitOf given its join). */
@@ -68,7 +68,7 @@ export function* eachJoinedEntry<T>(
     if (join === null && next !== undefined && next.may_contain === e.may_contain) {
       const rn = known(next.label_name);
       // Most pairs are known to join nothing from what joining each name found (pairMayJoin).
-      const mayJoin = rn.join === null && joiner.pairMayJoin(e.label_name, r, rn);
+      const mayJoin = rn.join === null && joiner.pairMayJoin(e.label_name, next.label_name, r, rn);
       const both = `${e.label_name}, ${next.label_name}`;
       const pair = mayJoin ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.

@@ -402,12 +402,19 @@ interface JoinState {
  */
 export interface JoinNote {
   stop?: number;
+  /** For joinPair, made when first asked (pairNote): 0 (not yet), else PAIR_MADE with QUIET and PAIR_HEAD. */
+  pair?: number;
 }
 const STOPPED = 1;
 const BEGINS = 2;
 const ENDS = 4;
 /** A key begins with the name's compact form (a name printed with a comma inside may be a key). */
 const HEAD = 8;
+const PAIR_MADE = 1;
+/** A plain name that gives a pair "A, B" it is part of nothing a step after the printed form could join by (pairNoteOf). */
+const QUIET = 2;
+/** HEAD, for any plain name. */
+const PAIR_HEAD = 4;
 
 /** A colour index printed alone, as CosIng names it (printedOnly). */
 const COLOUR_INDEX_ALONE = /^CI \d{5}$/;
@@ -527,11 +534,12 @@ export class LabelJoiner<T> {
    * key and the last word of `b` ends one: every fact mayJoinOtherwise asks of the pair (its
    * colour indexes, CAS numbers, respelt words, words beginning keys; its first two words, a
    * comma) is one of `a`'s or `b`'s, its last word is `b`'s, and nothing of `a` and `b` joined.
-   * So only the printed form is looked up.
+   * So only the printed form is looked up; so too when both are plain names that print nothing a
+   * later step could make a form of the pair from (QUIET, pairNoteOf), whatever their own joins ran.
    */
   joinPair(a: string, b: string, na: JoinNote, nb: JoinNote, both = `${a}, ${b}`): Join<T> | null {
-    if (this.pairByAnyStep(na, nb)) return this.join(both);
-    return this.pairMayJoin(a, na, nb) ? this.run(both, this.gate) : null;
+    if (this.pairByAnyStep(a, b, na, nb)) return this.join(both);
+    return this.pairMayJoin(a, b, na, nb) ? this.run(both, this.gate) : null;
   }
 
   /**
@@ -539,16 +547,52 @@ export class LabelJoiner<T> {
    * up as printed only, and its exact and compact keys begin with a's (a key begins with it,
    * HEAD, or a spelling with it and a comma).
    */
-  pairMayJoin(a: string, na: JoinNote, nb: JoinNote): boolean {
-    if (this.pairByAnyStep(na, nb)) return true;
-    return ((na.stop ?? 0) & HEAD) !== 0 || this.index.spellingBegins(a.toUpperCase());
+  pairMayJoin(a: string, b: string, na: JoinNote, nb: JoinNote): boolean {
+    if (this.pairByAnyStep(a, b, na, nb)) return true;
+    const head = (na.stop ?? 0) !== 0 ? ((na.stop ?? 0) & HEAD) !== 0 : (this.pairNote(a, na) & PAIR_HEAD) !== 0;
+    return head || this.index.spellingBegins(a.toUpperCase());
   }
 
-  /** Whether the pair of two names with these notes must go through every step (joinPair). */
-  private pairByAnyStep(na: JoinNote, nb: JoinNote): boolean {
+  /**
+   * Whether the pair of two names with these notes must go through every step (joinPair): not
+   * when both stopped at the gate (unless a word of a begins a key and b's last word ends one), nor
+   * when both are QUIET (pairNoteOf).
+   */
+  private pairByAnyStep(a: string, b: string, na: JoinNote, nb: JoinNote): boolean {
     const x = na.stop ?? 0;
     const y = nb.stop ?? 0;
-    return x === 0 || y === 0 || ((x & BEGINS) !== 0 && (y & ENDS) !== 0);
+    if (x !== 0 && y !== 0 && ((x & BEGINS) === 0 || (y & ENDS) === 0)) return false;
+    return (this.pairNote(a, na) & this.pairNote(b, nb) & QUIET) === 0;
+  }
+
+  /** JoinNote.pair of a name, made once. */
+  private pairNote(name: string, n: JoinNote): number {
+    if (n.pair === undefined || n.pair === 0) n.pair = this.pairNoteOf(name);
+    return n.pair;
+  }
+
+  /**
+   * PAIR_MADE, with PAIR_HEAD when a key begins with the compact form of this plain name, and
+   * QUIET when it is plain and, printed first or second in a pair "A, B" of two plain names,
+   * gives the pair nothing a step after the printed form could join by. "A, B" then is "A" and
+   * "B" with ", " between: no bracket, slash, hyphen, full stop or "%" (several_entries,
+   * name_after_gloss, cas_number, latin_inside, a bracketed or slash form: nothing), a comma
+   * (common_name: nothing); its US form, qualifier, stereo and origin forms and colour indexes
+   * are made of what a QUIET name does not print (loudInPair), so its only form is itself
+   * (other_form, qualifier, colour_index: nothing); its respelt words, first two words
+   * (species) and unknown words (near-words.ts, a word before the comma not whole) are A's
+   * and B's, and a QUIET name has none that respell.
+   */
+  private pairNoteOf(name: string): number {
+    if (!PLAIN.test(name)) return PAIR_MADE;
+    const key = name.toUpperCase();
+    const head = this.index.mayBegin(key.replaceAll(' ', '')) ? PAIR_HEAD : 0;
+    const quiet =
+      !loudInPair(name) &&
+      this.index.respellings(key) === null &&
+      respeltSpecies(name, this.index.botany()) === null &&
+      !(this.nearSteps && this.index.near.near(key) !== null);
+    return PAIR_MADE | head | (quiet ? QUIET : 0);
   }
 
   /** The steps before `upto` (steps.length: all; the gate: the printed form's) for a printed name. */
@@ -1504,6 +1548,26 @@ function trimBrackets(s: string): string {
 /** forms(label)[0] when it is the base form, else '' (the first form, made alone). */
 export function firstForm(label: string): string {
   return baseForm(label).replace(/\s+/g, ' ').trim();
+}
+
+/** STEREO, one match (STEREO is global: its test would keep a lastIndex). */
+const STEREO_ONE = new RegExp(STEREO.source);
+
+/**
+ * True when a plain name prints something from which the forms of a pair it begins or ends
+ * ("A, B", formsOf) differ from the pair as printed: a qualifier first, what usForm replaces
+ * or renames, a stereo descriptor, an origin word ("from", "derived"), five digits (a colour index).
+ */
+function loudInPair(name: string): boolean {
+  return (
+    QUALIFIER_FIRST.test(name) ||
+    FIVE_DIGITS.test(name) ||
+    UNPRINTED.test(name) ||
+    UNSPELT.test(name) ||
+    RENAMEABLE.test(name) ||
+    STEREO_ONE.test(name) ||
+    /from|derived/i.test(name)
+  );
 }
 
 /** Any of SPECIES_RENAMES (none stateful): when none matches, renaming changes nothing. */

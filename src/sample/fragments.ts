@@ -11,14 +11,20 @@
 // and joins nothing ("100% Unrefined … Kernel Oil", "Zinc Oxide 9.60%Water", "0.00108%", "Viscose 8%")
 // never names a record with its amount: it joins as the name without the amount, or as the names
 // around the amount when each joins, or is dropped when nothing but the amount is printed, else it
-// keeps its place named without the amount. Guarantees: pure functions of the entries and the
-// dictionary; every decision is counted by rule for the data report.
+// keeps its place named without the amount. What is printed with a name is not part of it (unglued):
+// a header before it ("El (Estee Lauder)Ingredients: Water"), a batch, formula or shade code ("Sodium
+// Benzoate F714-1", "Il51-1" alone), a drug-facts column word ("Octisalate Sunscreen"); and a makeup
+// list's shade names ("Demure", "Keep Going (6)": printed nowhere else, no word of a name, side by side)
+// are notes. Guarantees: pure functions of the entries and the dictionary (and, for shade names, of
+// the names printed in other products); every decision is counted by rule for the data report.
 import { compactKey } from '../labels/aliases';
-import type { JoinedEntry } from '../labels/join-entries';
+import { joinEntries, type JoinedEntry } from '../labels/join-entries';
 import type { Join, LabelJoiner } from '../labels/joiner';
-import { isPartWord } from '../labels/precision';
+import { isPartWord, namesPolymer } from '../labels/precision';
 
-export type FragmentRule = 'colon' | 'part' | 'prefix' | 'amount';
+export type FragmentRule = 'colon' | 'part' | 'prefix' | 'amount' | 'header' | 'code' | 'column' | 'shade';
+
+const RULES: readonly FragmentRule[] = ['colon', 'part', 'prefix', 'amount', 'header', 'code', 'column', 'shade'];
 
 /** What the rules did, for the data report. */
 export interface FragmentCounts {
@@ -30,14 +36,21 @@ export interface FragmentCounts {
   samePrinted: number;
   /** Entries printing an amount that joined nothing, kept named without it (a label-only record with no amount in its name). */
   amountRenamed: number;
+  /** Entries printing a batch or formula code that joined nothing, kept named without it. */
+  codeRenamed: number;
+  /** What each rule did, "printed → entries" (the report shows the first few; the whole list is for checking the rules). */
+  examples: Record<FragmentRule, string[]>;
 }
 
 export function emptyCounts(): FragmentCounts {
+  const each = <V>(v: () => V) => Object.fromEntries(RULES.map((r) => [r, v()])) as Record<FragmentRule, V>;
   return {
-    mended: { colon: 0, part: 0, prefix: 0, amount: 0 },
-    dropped: { colon: 0, part: 0, prefix: 0, amount: 0 },
+    mended: each(() => 0),
+    dropped: each(() => 0),
     samePrinted: 0,
     amountRenamed: 0,
+    codeRenamed: 0,
+    examples: each((): string[] => []),
   };
 }
 
@@ -49,6 +62,8 @@ export interface Dictionary {
   namesBeginningWith(word: string): number;
   /** True when the word is a genus of the dictionary's botanical names ("Aloe", "Prunus"): a plant, not a fragment. */
   isGenus(word: string): boolean;
+  /** True when a name of the dictionary holds this word, or a word ending with it of five letters or more ("POLYMER"), any case. */
+  holdsWord(word: string): boolean;
 }
 
 /** A word beginning this many names of the dictionary or more, and none itself, is the start of a name. */
@@ -166,8 +181,14 @@ export function mendFragments<T>(
   counts: FragmentCounts,
 ): JoinedEntry<T>[] {
   const out: JoinedEntry<T>[] = [];
+  const columns = columnWords(entries, joiner, dict);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
+    const glued = e.join === null ? unglued(e, joiner, dict, columns, counts) : null;
+    if (glued !== null) {
+      out.push(...glued);
+      continue;
+    }
     const rule = e.join === null ? fragmentRule(e.label_name, dict) : null;
     if (rule === null) {
       out.push(e);
@@ -247,4 +268,233 @@ export function joinAsPrinted<T>(
   counts.samePrinted++;
   const join: Join<T> = { target: t, how: 'tolerant' };
   return { ...e, join };
+}
+
+/**
+ * An unjoined entry that is a name with something printed before or after it, or that thing
+ * alone, as the entries it stands for; null when no rule applies. In order: a drug-facts column
+ * word ("Octisalate Sunscreen"), a header glued before a name ("El (Estee Lauder)Ingredients: Water",
+ * "Titanium Dioxide (Ci 77891). Olive Gold Shimmer (6): Mica"), a batch, formula or shade code
+ * ("Sodium Benzoate F714-1", "#12103/A Alcohol", "Il51-1").
+ */
+function unglued<T>(
+  e: JoinedEntry<T>,
+  joiner: LabelJoiner<T>,
+  dict: Dictionary,
+  columns: ReadonlySet<string>,
+  counts: FragmentCounts,
+): JoinedEntry<T>[] | null {
+  const note = (rule: FragmentRule, out: JoinedEntry<T>[], how: 'mended' | 'dropped' | 'renamed') => {
+    if (how === 'renamed') counts.codeRenamed++;
+    else counts[how][rule]++;
+    counts.examples[rule].push(`${e.label_name} → ${out.length === 0 ? '(dropped)' : out.map(shown).join(' + ')}`);
+    return out;
+  };
+  if (columns.size > 0) {
+    if (columns.has(e.label_name.trim().toUpperCase())) return note('column', [], 'dropped');
+    const joined = withoutColumnWord(e, columns, joiner, dict);
+    if (joined !== null) return note('column', joined, 'mended');
+  }
+  const header = headerGlued(e.label_name);
+  if (header !== null) {
+    const after = joinedAs(e, header.after, joiner);
+    if (after !== null) {
+      const before = header.before === null ? [] : (joinedAs(e, header.before, joiner) ?? [named(e, header.before)]);
+      return note('header', [...before, ...after], 'mended');
+    }
+  }
+  const code = withoutCodes(e.label_name);
+  if (code !== null) {
+    if (code.rest === '') return note('code', [], 'dropped');
+    const joined = joinedAs(e, code.rest, joiner);
+    if (joined !== null) return note('code', joined, 'mended');
+    if (code.long) return note('code', [named(e, code.rest)], 'renamed');
+  }
+  return null;
+}
+
+function shown<T>(e: JoinedEntry<T>): string {
+  return e.join === null ? `"${e.label_name}"` : e.label_name;
+}
+
+/** The entry named as this text, joined to nothing. */
+function named<T>(e: JoinedEntry<T>, text: string): JoinedEntry<T> {
+  return { ...e, label_name: text, join: null };
+}
+
+/** The entries a text printed in the entry's place stands for (one, or two names printed as one), when all join; else null. */
+function joinedAs<T>(e: JoinedEntry<T>, text: string, joiner: LabelJoiner<T>): JoinedEntry<T>[] | null {
+  const got = joinEntries([{ label_name: text, concentration: null, may_contain: e.may_contain }], joiner);
+  if (got.length === 0 || got.some((g) => g.join === null)) return null;
+  return got.map((g, i) => ({ ...g, concentration: i === 0 ? e.concentration : null }));
+}
+
+/**
+ * A header printed before a name in one entry: the name after the entry's last colon, and
+ * the name printed before the header when a full stop ends it ("Red 4 (CI 14700). Retinol Youth
+ * Renewal Eye Serum: Water" → "Red 4 (CI 14700)", "Water"); null without an inner colon, or when
+ * the header is a "may contain" marker (its names are marked, not joined as they stand).
+ */
+export function headerGlued(label: string): { before: string | null; after: string } | null {
+  const at = label.lastIndexOf(':');
+  const after = label.slice(at + 1).trim();
+  if (at <= 0 || !/[A-Za-z]{2}/.test(after) || /\d:\s*\d/.test(label.slice(at - 1, at + 3))) return null; // "4:1 Root Extract": a ratio
+  const head = label.slice(0, at);
+  if (mayContainMarker(head)) return null;
+  const stop = /^(.*[^.\s][)\]]?)\.\s+\S/.exec(head);
+  const before = stop === null ? null : stop[1].trim();
+  return { before: before !== null && /[A-Za-z]{2}/.test(before) ? before : null, after };
+}
+
+/** "May contain", "Peut contenir", "(+/-)", "±": a marker, not a header. */
+function mayContainMarker(text: string): boolean {
+  return /\+\s*\/\s*-|±|\bmay contain|\bpeut conten|\bpuede contener|\bkann enthalten/i.test(text);
+}
+
+/**
+ * A code printed in a list, never INCI syntax: long (a batch or formula number: "#12103/A",
+ * "C162587/2", "[V2889A]", "875650", "04932/N") or short (a shade or lot code: "E2", "D1", "Il51-1",
+ * "MOSC01"). Not a carbon chain ("C12", "C13-C14"), a colour index ("CI42025"), "#6".
+ */
+const LONG_CODE =
+  /^(?:#[A-Za-z\d][\w/.-]{2,}|\[[A-Za-z]*\d[A-Za-z\d]*\]|[A-Za-z]{1,2}\d{5,}(?:\/[A-Za-z\d]{1,2})?|\d{4,}\/[A-Za-z\d]{1,2}|\d{6,})$/;
+const SHORT_CODE = /^[A-Za-z]{1,4}\d{1,3}[A-Za-z]?(?:-\d)?$/;
+const INCI_SYNTAX = /^(?:C\d{1,2}(?:-C?\d{1,2})?|CI\d+)$/i;
+/** A code's label, printed before it: dotted initials ("F.I.L."), "Code", a colon, or a word in capitals in an entry not printed in capitals ("FORMULA #305-1"). */
+function isCodeLabel(word: string, label: string): boolean {
+  if (/^(?:(?:[A-Z]\.){2,}[A-Z]?\.?|:|code)$/i.test(word)) return true;
+  return /^[A-Z]{4,}$/.test(word) && label !== label.toUpperCase();
+}
+
+function codeKind(words: readonly string[], at: number): 'long' | 'short' | null {
+  const t = words[at].replace(/[.,;]+$/, '');
+  if (INCI_SYNTAX.test(t) || /^ci$/i.test(words[at - 1] ?? '')) return null; // "CI 77491"
+
+  return LONG_CODE.test(t) ? 'long' : SHORT_CODE.test(t) ? 'short' : null;
+}
+
+/**
+ * The entry without the codes printed at its start or end (with a code's label and the
+ * numbers printed after a leading code: "875650 18 Alcohol"); null when it prints none.
+ * `rest` is '' when nothing but codes is printed; `long` when a long code was removed.
+ */
+export function withoutCodes(label: string): { rest: string; long: boolean } | null {
+  const words = label.trim().split(/\s+/);
+  let from = 0;
+  let to = words.length;
+  let long = false;
+  let any = false;
+  for (let k: ReturnType<typeof codeKind>; from < to && (k = codeKind(words, from)) !== null; from++) {
+    long ||= k === 'long';
+    any = true;
+    while (from + 1 < to && /^\d{1,3}$/.test(words[from + 1])) from++;
+  }
+  for (let k: ReturnType<typeof codeKind>; from < to && (k = codeKind(words, to - 1)) !== null; to--) {
+    long ||= k === 'long';
+    any = true;
+    while (to - 1 > from && isCodeLabel(words[to - 2], label)) to--;
+  }
+  if (!any) return null;
+  const rest = words
+    .slice(from, to)
+    .join(' ')
+    .replace(/[\s.,;:]+$/, '');
+  return { rest: /[A-Za-z]{2}/.test(rest) ? rest : '', long };
+}
+
+/**
+ * The words printed as a drug-facts column beside the names ("Avobenzone Sunscreen", "Sunscreen
+ * Octinoxate"): a word no name of the dictionary holds, printed at the same end of two or more
+ * unjoined entries of one list that each join without it (upper case).
+ */
+export function columnWords<T>(
+  entries: readonly JoinedEntry<T>[],
+  joiner: LabelJoiner<T>,
+  dict: Dictionary,
+): Set<string> {
+  const seen = new Map<string, number>();
+  for (const e of entries) {
+    if (e.join !== null) continue;
+    const words = columnable(e.label_name);
+    if (words === null) continue;
+    for (const [end, word, rest] of [
+      ['first', words[0], words.slice(1)],
+      ['last', words[words.length - 1], words.slice(0, -1)],
+    ] as const) {
+      if (!mayBeColumnWord(word, dict) || joiner.join(rest.join(' ')) === null) continue;
+      const k = `${end} ${word.toUpperCase()}`;
+      seen.set(k, (seen.get(k) ?? 0) + 1);
+    }
+  }
+  const out = new Set<string>();
+  for (const [k, n] of seen) if (n >= 2) out.add(k.slice(k.indexOf(' ') + 1));
+  return out;
+}
+
+/**
+ * In a list with a column: the entry joined without a column word at either end ("Avobenzone
+ * Sunscreen"), else without a first or last word no name holds ("Purpose Avobenzone"); null when none joins.
+ */
+function withoutColumnWord<T>(
+  e: JoinedEntry<T>,
+  columns: ReadonlySet<string>,
+  joiner: LabelJoiner<T>,
+  dict: Dictionary,
+): JoinedEntry<T>[] | null {
+  const words = columnable(e.label_name);
+  if (words === null) return null;
+  const first = words[0];
+  const last = words[words.length - 1];
+  const tries = [
+    columns.has(last.toUpperCase()) && words.slice(0, -1),
+    columns.has(first.toUpperCase()) && words.slice(1),
+    mayBeColumnWord(first, dict) && words.slice(1),
+    mayBeColumnWord(last, dict) && words.slice(0, -1),
+  ];
+  for (const rest of tries) {
+    const joined = rest === false ? null : joinedAs(e, rest.join(' '), joiner);
+    if (joined !== null) return joined;
+  }
+  return null;
+}
+
+/** A word of letters no name of the dictionary holds, and no word the joins weigh: a part or preparation, a polymer. */
+function mayBeColumnWord(word: string, dict: Dictionary): boolean {
+  return /^[A-Za-z]{3,}$/.test(word) && !dict.holdsWord(word) && !isPartWord(word) && !namesPolymer(word);
+}
+
+/** The words of an entry that may print a column word: two or more, no trailing colon (a header), no unit of an amount last ("80% Vol"). */
+function columnable(label: string): string[] | null {
+  const t = label.trim();
+  const words = t.split(/\s+/);
+  if (words.length < 2 || t.endsWith(':')) return null;
+  const last = words[words.length - 1];
+  if (!/\d/.test(last))
+    for (const m of t.matchAll(AMOUNT))
+      if (m.index + m[0].length === t.length && m[0].trim().endsWith(last)) return null;
+  return words;
+}
+
+/**
+ * A makeup product's list without its shade names ("Demure", "Keep Going (6)", "50H Deep"): an
+ * entry that joined nothing, printed in this product only (`once`), none of whose words a name
+ * of the dictionary holds, next to another entry that joined nothing and is printed in this
+ * product only — a palette's shades printed in its list. They are notes, dropped.
+ */
+export function withoutShadeNames<T>(
+  entries: readonly JoinedEntry<T>[],
+  once: (label: string) => boolean,
+  dict: Dictionary,
+  counts: FragmentCounts,
+): JoinedEntry<T>[] {
+  const lone = entries.map((e) => e.join === null && once(e.label_name));
+  const out = entries.filter((e, i) => {
+    if (!lone[i] || !(lone[i - 1] === true || lone[i + 1] === true)) return true;
+    const words = e.label_name.split(/[^A-Za-z]+/).filter((w) => w.length >= 3);
+    if (words.length === 0 || words.some((w) => dict.holdsWord(w))) return true;
+    counts.dropped.shade++;
+    counts.examples.shade.push(`${e.label_name} → (dropped)`);
+    return false;
+  });
+  return out;
 }

@@ -27,6 +27,7 @@ import {
   printedRecords,
   type Dictionary as FragmentDictionary,
   type FragmentCounts,
+  withoutShadeNames,
 } from './fragments';
 import { readKaggle } from './kaggle';
 import { originOf } from './origins';
@@ -329,17 +330,34 @@ function joinProducts(
   // Fragments of names mended or dropped (src/sample/fragments.ts), then an entry printed as another that joined
   // one record joins it too: no label-only record is a fragment or a second spelling of a record.
   const fragments = emptyCounts();
+  // The words of the dictionary's names, and their endings of five letters or more ("POLYMER" of "COPOLYMER").
+  const nameWords = new Set<string>();
+  for (const k of joiner.index.exact.keys())
+    for (const w of k.split(/[^A-Z0-9]+/)) for (let i = 0; i === 0 || i <= w.length - 5; i++) nameWords.add(w.slice(i));
   const dict: FragmentDictionary = {
     isName: (t) => joiner.inciNamed(t) !== null,
     namesBeginningWith: (w) => joiner.index.namesBeginningWith(w),
     isGenus: (w) => joiner.index.botany().genera.has(w.toUpperCase()),
+    holdsWord: (w) => nameWords.has(w.toUpperCase()),
   };
   const lists = new Map<string, JoinedEntry<string>[]>();
   for (const [key, r] of kept) lists.set(key, mendFragments(joinEntries(r.labels, joiner), joiner, dict, fragments));
   const printed = printedRecords(lists.values());
+  for (const [key, list] of lists)
+    lists.set(
+      key,
+      list.map((e) => joinAsPrinted(e, printed, fragments)),
+    );
+  // A makeup list's shade names (fragments.ts): unjoined names printed once in the whole sample.
+  const unjoined = new Map<string, number>();
+  for (const list of lists.values())
+    for (const e of list)
+      if (e.join === null) unjoined.set(labelKey(e.label_name), (unjoined.get(labelKey(e.label_name)) ?? 0) + 1);
+  const once = (label: string) => unjoined.get(labelKey(label)) === 1;
   for (const [key, r] of kept) {
     const st = perSource[r.source];
-    const joined = (lists.get(key) ?? []).map((e) => joinAsPrinted(e, printed, fragments));
+    const list = lists.get(key) ?? [];
+    const joined = r.category === 'makeup' ? withoutShadeNames(list, once, dict, fragments) : list;
     // An entry over 150 characters that joins to nothing is a list printed without
     // separators: no list is better than a wrong one (counted in the report).
     const runTogether = joined.some((e) => e.join === null && e.label_name.length > MAX_TOLERANT_LENGTH);
@@ -359,7 +377,7 @@ function joinProducts(
         return { id: (ingredientByInci.get(target) as SourceIngredient).id, label_name, concentration };
       }
       unmatched.set(label_name, (unmatched.get(label_name) ?? 0) + 1);
-      const k = compactKey(label_name) || label_name;
+      const k = labelKey(label_name);
       const lo = labelOnly.get(k) ?? { names: new Map<string, number>(), id: labelOnlyIngredient(k, label_name).id };
       lo.names.set(label_name, (lo.names.get(label_name) ?? 0) + 1);
       labelOnly.set(k, lo);
@@ -422,6 +440,11 @@ function canonicalLabelName(names: Map<string, number>): string {
   const [best] = [...names].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const n = best[0];
   return n === n.toLowerCase() || n === n.toUpperCase() ? labelCase(n.toUpperCase()) : n;
+}
+
+/** The key of a label-only record: the printed name's compact form. */
+function labelKey(label: string): string {
+  return compactKey(label) || label;
 }
 
 function cmp(a: string, b: string): number {

@@ -135,7 +135,12 @@ function sephoraRecord(
 }
 
 function entriesOf(text: string): LabelEntry[] {
-  return mergeSections(parseLabel(text).sections);
+  return mergeSections(parseLabel(withoutTagRemnants(text)).sections);
+}
+
+/** A line-break tag that lost its "<" in the source ("Citronellol.br>"): a line break, as the whole tag is. */
+export function withoutTagRemnants(text: string): string {
+  return text.includes('br') ? text.replace(/(?<![<\w])br\s*\/?>/gi, '\n') : text;
 }
 
 function nonEmpty(s: string): string | null {

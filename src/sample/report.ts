@@ -223,6 +223,33 @@ function dictionaryCleanUp(d: PipelineResult['stats']['dictionary']): string[] {
     L.push(
       `| junk records (issue 33), ${why}: entries mended with their neighbour / dropped | ${f.mended[rule]} / ${f.dropped[rule]} | |`,
     );
+  const GLUED_RULES: [keyof typeof f.mended, string][] = [
+    [
+      'header',
+      'a header glued before a name ("El (Estee Lauder)Ingredients: Water", "Titanium Dioxide (Ci 77891). Olive Gold Shimmer (6): Mica": the names before the header\'s full stop and after its colon)',
+    ],
+    [
+      'code',
+      'a batch, formula or shade code printed with a name or alone ("Sodium Benzoate F714-1", "#12103/A Alcohol", "Il51-1"; never INCI syntax: PEG-8, CI 77491, C12-15)',
+    ],
+    [
+      'column',
+      'a drug-facts column word no dictionary name holds, printed beside two or more names of one list ("Octisalate Sunscreen", "Purpose Avobenzone"; alone: "Sunscreen")',
+    ],
+  ];
+  const shades = f.examples.shade.slice(0, 8).map((x) => x.slice(0, x.indexOf(' → ')));
+  L.push(
+    `| junk records (issue 33), shade names: a makeup list's entry printed in no other product, no word of it in a dictionary name, next to another entry printed nowhere else (a palette's shades printed in its list): dropped as notes | ${f.dropped.shade} | ${shades.join('; ')} |`,
+  );
+  for (const [rule, why] of GLUED_RULES) {
+    const ex = [...new Set(f.examples[rule])].slice(0, 4).join('; ');
+    L.push(
+      `| junk records (issue 33), ${why}: entries joined as the names without it / dropped | ${f.mended[rule]} / ${f.dropped[rule]} | ${ex.replace(/\|/g, '\\|')} |`,
+    );
+  }
+  L.push(
+    `| junk records (issue 33): entries printing a batch or formula code that join nothing without it, kept named without it | ${f.codeRenamed} | |`,
+  );
   L.push(
     `| junk records (issue 33): entries printed as an entry that joined one record elsewhere (letters and digits alike), joined to it | ${f.samePrinted} | |`,
   );
