@@ -4,9 +4,10 @@
 // and its gloss then another name) join only as a split; a colour index, then a CAS
 // number that one record carries, printed in the name decides; then each other form
 // (US spellings; without stereo descriptors or parenthetical common names; the CI number
-// or name inside parentheses; each part of "A/B/C"); last, the printed name without an
+// or name inside parentheses; each part of "A/B/C", within one printed name); last, the printed name without an
 // inline common name, or the Latin name in brackets with the part after it. A join other
 // than by the printed form stands only when the record names the same thing (precision.ts).
+// A group or blend printed as one name (isGroup) joins only as printed, never to a member.
 // The other forms are made only when one could join (a word of the name begins a key, and
 // without brackets or slashes its last word ends one; a colour index a key begins with; a misspelt word),
 // and no step after the printed form runs when none of them could join (mayJoinOtherwise);
@@ -832,8 +833,9 @@ export class LabelJoiner<T> {
   /**
    * A group or a blend printed as one name: several colour indexes ("Iron Oxides (CI 77491,
    * CI 77492)", "Ci 77491/77492"); a blend or complex ("Extract Blend […]", "Complex of …");
-   * or names joined by "/" of which two are whole names of records with different CAS numbers
-   * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing).
+   * names joined by "/" of which two are whole names of records with different CAS numbers
+   * ("Cyclopentasiloxane/Cyclohexasiloxane"; "Honey/Mel", one substance named twice, is one thing);
+   * or a name whose bracket lists a more specific record of another substance (listsOthers).
    */
   private isGroup(label: string, cis = colourIndexes(label)): boolean {
     if ((cis.length > 1 && new Set(cis).size > 1) || CI_SLASH_CI.test(label)) return true;
@@ -1446,10 +1448,10 @@ function formsOf(
 }
 
 /**
- * "A/B" read as A or B (formsOf): each part added, unless its first part is no name and no later part
- * spells it out. "Aspergilus/Rice Ferment Filtrate", "AHA/BHA": the slash is inside one name (or a
- * group) unless its first part is a name or a later part spells it out ("Iris Florentina / Iris
- * Florentina Root Extract") or is a plant's name ("Cera Carnauba/Copernicia Cerifera (Carnauba) Wax").
+ * "A/B" read as A or B (formsOf): each part added when its first part is a name, or a later part
+ * spells it out ("Iris Florentina / Iris Florentina Root Extract") or is a plant's name ("Cera
+ * Carnauba/Copernicia Cerifera (Carnauba) Wax"); else the slash is inside one name or a group
+ * ("Aspergilus/Rice Ferment Filtrate", "AHA/BHA") and nothing is added.
  */
 function addSlashParts(
   name: string,
