@@ -9,6 +9,7 @@ import { Bitset } from './bitset';
 import { FLAG_BIT, decodePostingsInto } from './format';
 import { INGREDIENT_CATEGORIES, type IngredientCategory } from '../source/records';
 import { ResultCache, holds, rows, type CachedResult } from './result-cache';
+import type { Steps } from '../shared/steps';
 
 export interface ProductFilter {
   category?: string;
@@ -55,49 +56,81 @@ export interface IngredientProducts {
 /** What the kept filters may hold, in ords: 4 MiB (result-cache.ts). */
 const CACHE_ORDS = 1 << 20;
 
-export class FilterIndex {
-  private readonly freeOf = new Map<IngredientCategory, Bitset>();
-  private readonly category = new Map<string, DocSet>();
-  private readonly brand = new Map<string, DocSet>();
-  private readonly origin = new Map<string, DocSet>();
+/** The sets an index answers from (FilterIndex.load reads them). */
+interface FilterSets {
+  freeOf: Map<IngredientCategory, Bitset>;
+  category: Map<string, DocSet>;
+  brand: Map<string, DocSet>;
+  origin: Map<string, DocSet>;
   /** Ingredients whose products are many, by ord (the rest: their lists, ingredientLists). */
-  private readonly ingredientSets = new Map<number, Bitset>();
+  ingredientSets: Map<number, Bitset>;
   /**
    * Every other ingredient's ascending product ords, one after the other in one array: ord k's
    * are [listStart[k], listStart[k + 1]) (one array, not 30,000 typed arrays of ~300 bytes each
    * on the heap and in malloc).
    */
+  ingredientLists: Int32Array;
+  listStart: Uint32Array;
+}
+
+/** Product rows read, or ingredient ords decoded, between two pauses of FilterIndex.load. */
+const ROWS_PER_STEP = 2048;
+const ORDS_PER_STEP = 1 << 18;
+
+export class FilterIndex {
+  private readonly freeOf: Map<IngredientCategory, Bitset>;
+  private readonly category: Map<string, DocSet>;
+  private readonly brand: Map<string, DocSet>;
+  private readonly origin: Map<string, DocSet>;
+  private readonly ingredientSets: Map<number, Bitset>;
   private readonly ingredientLists: Int32Array;
   private readonly listStart: Uint32Array;
   private readonly result: Bitset;
   private readonly scratch: Bitset;
   private readonly cache = new ResultCache<CachedResult>(CACHE_ORDS);
 
-  constructor(
+  private constructor(
     readonly size: number,
+    sets: FilterSets,
+  ) {
+    ({ freeOf: this.freeOf, category: this.category, brand: this.brand, origin: this.origin } = sets);
+    ({ ingredientSets: this.ingredientSets, ingredientLists: this.ingredientLists, listStart: this.listStart } = sets);
+    this.result = new Bitset(size);
+    this.scratch = new Bitset(size);
+  }
+
+  /** The index of `size` products, pausing (yield) every few thousand rows or hundred thousand ords read. */
+  static *load(
+    size: number,
     rows: Iterable<ProductRowMeta>,
     ingredientProducts: IngredientProducts,
-  ) {
-    ({ lists: this.ingredientLists, starts: this.listStart } = this.packIngredients(ingredientProducts));
+  ): Steps<FilterIndex> {
+    const ingredientSets = new Map<number, Bitset>();
+    const { lists, starts } = yield* packIngredients(size, ingredientProducts, ingredientSets);
     const cats = new Map<string, number[]>(),
       brands = new Map<string, number[]>(),
       origins = new Map<string, number[]>();
-    for (const c of INGREDIENT_CATEGORIES) this.freeOf.set(c, new Bitset(size));
+    const freeOf = new Map(INGREDIENT_CATEGORIES.map((c) => [c, new Bitset(size)]));
+    let n = 0;
     for (const r of rows) {
-      for (const c of INGREDIENT_CATEGORIES) if ((r.flags & FLAG_BIT[c]) === 0) this.freeOf.get(c)!.set(r.ord);
+      for (const c of INGREDIENT_CATEGORIES) if ((r.flags & FLAG_BIT[c]) === 0) freeOf.get(c)!.set(r.ord);
       if (r.category !== null) push(cats, r.category, r.ord);
       if (r.brand_key !== null) push(brands, r.brand_key, r.ord);
       if (r.origin !== null) push(origins, r.origin, r.ord);
+      if (++n % ROWS_PER_STEP === 0) yield;
     }
-    for (const [m, src] of [
-      [this.category, cats],
-      [this.brand, brands],
-      [this.origin, origins],
-    ] as const) {
-      for (const [k, list] of src) m.set(k, this.docSet(Int32Array.from(list)));
-    }
-    this.result = new Bitset(size);
-    this.scratch = new Bitset(size);
+    const sets = (src: Map<string, number[]>) =>
+      new Map([...src].map(([k, list]) => [k, docSet(size, Int32Array.from(list))]));
+    const [category, brand, origin] = [sets(cats), sets(brands), sets(origins)];
+    return new FilterIndex(size, {
+      freeOf,
+      category,
+      brand,
+      origin,
+      ingredientSets,
+      ingredientLists: lists,
+      listStart: starts,
+    });
   }
 
   /** Catalogue-ordered ords of the window, and the total. */
@@ -160,42 +193,6 @@ export class FilterIndex {
     if (!(ord < this.listStart.length - 1)) return EMPTY;
     return this.ingredientSets.get(ord) ?? this.ingredientLists.subarray(this.listStart[ord], this.listStart[ord + 1]);
   }
-
-  /**
-   * The ingredients' sets: bitsets kept by ord, the lists decoded straight into one array. Each
-   * row is decoded where it is kept (a bitset's through one scratch list), never into a list
-   * of its own: 30,000 lists of 21.6 MB, all alive until the index was made, were freed by the
-   * first full collection after the server was ready and left about 30 MiB of holes in
-   * malloc's heap, resident for good (docs/performance.md, "Round eight").
-   */
-  private packIngredients({ counts, rows }: IngredientProducts): { lists: Int32Array; starts: Uint32Array } {
-    const starts = new Uint32Array(counts.length + 1);
-    let most = 0;
-    for (let ord = 0; ord < counts.length; ord++) {
-      starts[ord + 1] = starts[ord] + (this.large(counts[ord]) ? 0 : counts[ord]);
-      most = Math.max(most, counts[ord]);
-    }
-    const lists = new Int32Array(starts[counts.length]);
-    const scratch = new Int32Array(most);
-    for (const [ord, postings] of rows()) {
-      if (this.large(counts[ord]))
-        this.ingredientSets.set(
-          ord,
-          Bitset.fromList(this.size, decodePostingsInto(postings, scratch.subarray(0, counts[ord]))),
-        );
-      else decodePostingsInto(postings, lists.subarray(starts[ord], starts[ord + 1]));
-    }
-    return { lists, starts };
-  }
-
-  /** Whether a set of this many products is kept as a bitset (then also the smaller form). */
-  private large(count: number): boolean {
-    return count * 32 > this.size;
-  }
-
-  private docSet(list: Int32Array): DocSet {
-    return this.large(list.length) ? Bitset.fromList(this.size, list) : list;
-  }
 }
 
 const EMPTY = new Int32Array(0);
@@ -216,4 +213,47 @@ function push(m: Map<string, number[]>, k: string, v: number): void {
   const list = m.get(k);
   if (list) list.push(v);
   else m.set(k, [v]);
+}
+
+/**
+ * The ingredients' sets: bitsets put in `sets` by ord, the lists decoded straight into one
+ * array. Each row is decoded where it is kept (a bitset's through one scratch list), never into
+ * a list of its own: 30,000 lists of 21.6 MB, all alive until the index was made, were freed by
+ * the first full collection after the server was ready and left about 30 MiB of holes in
+ * malloc's heap, resident for good (docs/performance.md, "Round eight").
+ */
+function* packIngredients(
+  size: number,
+  { counts, rows }: IngredientProducts,
+  sets: Map<number, Bitset>,
+): Steps<{ lists: Int32Array; starts: Uint32Array }> {
+  const starts = new Uint32Array(counts.length + 1);
+  let most = 0;
+  for (let ord = 0; ord < counts.length; ord++) {
+    starts[ord + 1] = starts[ord] + (large(size, counts[ord]) ? 0 : counts[ord]);
+    most = Math.max(most, counts[ord]);
+  }
+  const lists = new Int32Array(starts[counts.length]);
+  const scratch = new Int32Array(most);
+  let decoded = 0;
+  for (const [ord, postings] of rows()) {
+    if (large(size, counts[ord]))
+      sets.set(ord, Bitset.fromList(size, decodePostingsInto(postings, scratch.subarray(0, counts[ord]))));
+    else decodePostingsInto(postings, lists.subarray(starts[ord], starts[ord + 1]));
+    decoded += counts[ord];
+    if (decoded >= ORDS_PER_STEP) {
+      decoded = 0;
+      yield;
+    }
+  }
+  return { lists, starts };
+}
+
+/** Whether a set of `count` of `size` products is kept as a bitset (then also the smaller form). */
+function large(size: number, count: number): boolean {
+  return count * 32 > size;
+}
+
+function docSet(size: number, list: Int32Array): DocSet {
+  return large(size, list.length) ? Bitset.fromList(size, list) : list;
 }

@@ -22,7 +22,7 @@ const COLUMNS = 8;
 const SAMPLE = 64;
 const LEAF = 0x0d;
 const INTERIOR = 0x05;
-/** Consecutive leaf pages read at once (1 MiB of 8 KiB pages), with a pause (yield) after each run. */
+/** Consecutive leaf pages read at once (1 MiB of 8 KiB pages), with a pause (yield) after each run (and after each interior page). */
 const RUN_PAGES = 128;
 
 interface Places {
@@ -131,19 +131,21 @@ function* walk(fd: number, root: number, count: number): Generator<void, Places 
   const pages = Math.floor(fstatSync(fd).size / pageSize);
   const valid = (n: number) => n >= 2 && n <= pages; // page 1 is the schema's
   const page = Buffer.allocUnsafe(pageSize);
-  const leaves: number[] = [];
+  const found: number[] = [];
   for (const todo = [root]; todo.length > 0;) {
     const n = todo.pop()!;
     if (!valid(n) || readSync(fd, page, 0, pageSize, (n - 1) * pageSize) !== pageSize) return undefined;
     const cells = page.readUInt16BE(3);
-    if (page[0] === LEAF) leaves.push(n);
+    if (page[0] === LEAF) found.push(n);
     else if (page[0] !== INTERIOR) return undefined;
     else {
       todo.push(page.readUInt32BE(8));
       for (let c = 0; c < cells; c++) todo.push(page.readUInt32BE(page.readUInt16BE(12 + 2 * c)));
+      yield;
     }
   }
-  leaves.sort((a, b) => a - b);
+  const leaves = Uint32Array.from(found).sort(); // numeric order, without a comparator called per pair
+  yield;
   const places: Places = { at: new Float64Array(count).fill(-1), length: new Uint32Array(count) };
   const run = Buffer.allocUnsafe(RUN_PAGES * pageSize);
   for (let i = 0; i < leaves.length;) {

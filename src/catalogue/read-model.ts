@@ -3,7 +3,8 @@
 // packed blob with the ingredient records (kept in memory) copied back in, or its
 // gzip form as stored; lists and batches are copies of such fragments (no
 // serialisation, string encoding or compression per request); all indexes are loaded once
-// at open (one loader per index; a swap opens in steps, openInSteps, so that requests are served
+// at open (a swap opens in steps, openInSteps: every loader pauses after a bounded amount of
+// work, a few thousand rows or a few hundred thousand postings, so that requests are served
 // meanwhile; the label join tables are made by the label threads, label-pool.ts), so request
 // work is lookups and bitset/posting-list passes
 // only. Reads of the file per request: a product's packed answer with one pread of its own
@@ -44,6 +45,7 @@ import {
 } from './filter-index';
 import { brandKey, gtinKey } from '../shared/text';
 import { PAGE_SIZE } from '../shared/paging';
+import { completed, type Steps } from '../shared/steps';
 import type { LabelAnalyser } from './label-analysis';
 import { analyserOf, labelSourceOf, type LabelSource } from './label-source';
 import { SharedRecords } from './shared-records';
@@ -103,15 +105,13 @@ export class Catalogue {
   private labels: { source: LabelSource; here?: LabelAnalyser } | undefined;
 
   static open(file: string): Catalogue {
-    const steps = Catalogue.opening(file);
-    let r = steps.next();
-    while (r.done !== true) r = steps.next();
-    return r.value;
+    return completed(Catalogue.opening(file));
   }
 
   /**
-   * open() in steps, letting the event loop run between them (one index loaded per step):
-   * a catalogue swap opens the new file this way, so that requests are served while it loads.
+   * open() in steps, letting the event loop run between them (each index loaded in steps of a
+   * few thousand rows or a few hundred thousand postings): a catalogue swap opens the new file
+   * this way, so that requests are served while it loads.
    */
   static async openInSteps(file: string): Promise<Catalogue> {
     const steps = Catalogue.opening(file);
@@ -120,7 +120,7 @@ export class Catalogue {
     return r.value;
   }
 
-  /** open(), pausing (yield) after each index is loaded. */
+  /** open(), pausing (yield) between steps of each index's loading. */
   private static *opening(file: string): Generator<void, Catalogue> {
     // Closed after SQLite's connection (close()): closing any descriptor of a file drops the
     // process's POSIX locks on it, SQLite's shared lock included.
@@ -406,8 +406,8 @@ interface Loaded {
   ingredientSearch: Searcher;
 }
 
-/** Loads every index of an opened file, pausing (yield) after each. */
-function* loadInSteps(db: Database.Database, fd: number): Generator<void, Loaded> {
+/** Loads every index of an opened file, pausing (yield) between steps of each and after each. */
+function* loadInSteps(db: Database.Database, fd: number): Steps<Loaded> {
   const meta = readMeta(db);
   // SQLite's page cache is anonymous memory of the process, filled to its limit by the scans
   // below and by the reads through SQLite (gzip answers, barcodes). Product answers are read
@@ -420,25 +420,24 @@ function* loadInSteps(db: Database.Database, fd: number): Generator<void, Loaded
   const ingredients = yield* loadIngredients(db, size('ingredients'), size('search_item_bytes'));
   yield;
   const { records } = ingredients;
-  const tails = new EntryTails(
-    Array.from({ length: records.length }, (_, ord) => records.record(ord)),
-    ANSWER_SLABS,
-  );
+  const recordBytes = Array.from({ length: records.length }, (_, ord) => records.record(ord));
+  yield;
+  const tails = new EntryTails(recordBytes, ANSWER_SLABS);
   yield;
   const rows = yield* loadProducts(db, size('products'), size('summary_bytes'));
   const products = rows.rows.count;
   yield;
-  const productIds = loadProductIds(db, products);
+  const productIds = yield* loadProductIds(db, products);
   yield;
   const places = yield* findPlaces(db, fd, products);
   yield;
   const postings = ingredientPostings(db);
   yield;
-  const filter = new FilterIndex(products, rows.rows, postings);
+  const filter = yield* FilterIndex.load(products, rows.rows, postings);
   yield;
-  const productSearch = loadProductSearch(db, products);
+  const productSearch = yield* loadProductSearch(db, products);
   yield;
-  const ingredientSearch = loadIngredientSearch(db, ingredients.records.length);
+  const ingredientSearch = yield* loadIngredientSearch(db, ingredients.records.length);
   return {
     meta,
     ingredients,
@@ -508,7 +507,10 @@ function* loadIngredients(
     if (ord % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   ids.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { ...t, records: SharedRecords.of(records), ids: new UuidOrds(ids.length, ids) };
+  yield;
+  const shared = SharedRecords.of(records);
+  yield;
+  return { ...t, records: shared, ids: yield* UuidOrds.load(ids.length, ids, ROWS_PER_STEP) };
 }
 
 /**
@@ -611,14 +613,14 @@ function findPlaces(db: Database.Database, fd: number, products: number): Genera
   return PackedPlaces.find(fd, root.get() as number, products, (ord) => packed.get(ord));
 }
 
-/** Product id → ord. */
-function loadProductIds(db: Database.Database, products: number): UuidOrds {
+/** Product id → ord (pausing every ROWS_PER_STEP rows). */
+function loadProductIds(db: Database.Database, products: number): Steps<UuidOrds> {
   const rows = db.prepare('SELECT id, ord FROM products ORDER BY id').raw().iterate() as Iterable<[string, number]>;
-  return new UuidOrds(products, rows);
+  return UuidOrds.load(products, rows, ROWS_PER_STEP);
 }
 
 /** One kind of search_terms (the lists' lengths first, then the rows decoded as read: TextIndex). */
-function textIndex(db: Database.Database, kind: number, docs: number): TextIndex {
+function textIndex(db: Database.Database, kind: number, docs: number): Steps<TextIndex> {
   const lengths = db.prepare('SELECT term, length(postings) FROM search_terms WHERE kind = ?').raw().all(kind) as Array<
     [string, number]
   >;
@@ -626,20 +628,22 @@ function textIndex(db: Database.Database, kind: number, docs: number): TextIndex
     db.prepare('SELECT term, postings FROM search_terms WHERE kind = ?').raw().iterate(kind) as Iterable<
       [string, Buffer]
     >;
-  return new TextIndex({ counts: lengths.map(([term, bytes]) => [term, bytes >>> 2]), rows }, docs);
+  return TextIndex.load({ counts: lengths.map(([term, bytes]) => [term, bytes >>> 2]), rows }, docs);
 }
 
 /** Product search over brand and name words. */
-function loadProductSearch(db: Database.Database, products: number): Searcher {
-  return new Searcher([{ index: textIndex(db, TERMS_PRODUCT, products), weight: 1 }], products);
+function* loadProductSearch(db: Database.Database, products: number): Steps<Searcher> {
+  return new Searcher([{ index: yield* textIndex(db, TERMS_PRODUCT, products), weight: 1 }], products);
 }
 
 /** Ingredient search: name words weigh twice the other names' words. */
-function loadIngredientSearch(db: Database.Database, ingredients: number): Searcher {
+function* loadIngredientSearch(db: Database.Database, ingredients: number): Steps<Searcher> {
+  const names = yield* textIndex(db, TERMS_INGREDIENT_NAME, ingredients);
+  const others = yield* textIndex(db, TERMS_INGREDIENT_OTHER, ingredients);
   return new Searcher(
     [
-      { index: textIndex(db, TERMS_INGREDIENT_NAME, ingredients), weight: 2 },
-      { index: textIndex(db, TERMS_INGREDIENT_OTHER, ingredients), weight: 1 },
+      { index: names, weight: 2 },
+      { index: others, weight: 1 },
     ],
     ingredients,
   );

@@ -6,6 +6,10 @@
 // forward index (document → its term ids) checks a candidate document in a few steps.
 // The terms' lists are views of one buffer (no ArrayBuffer or allocation of their own).
 import { decodePostingsInto } from './format';
+import type { Steps } from '../shared/steps';
+
+/** Postings read, placed or merged between two pauses of TextIndex.load. */
+const POSTINGS_PER_STEP = 1 << 18;
 
 /**
  * One field's terms as the catalogue stores them, read once by the index: each term and how
@@ -16,11 +20,21 @@ export interface StoredTerms {
   rows: () => Iterable<[string, Buffer]>;
 }
 
+/** What TextIndex.load makes: the terms, their lists, and the forward index. */
+interface Loaded {
+  terms: string[];
+  lists: Int32Array[];
+  ids: Map<string, number>;
+  docStart: Int32Array;
+  docTerms: Int32Array;
+  shortUnions: Map<string, Int32Array>;
+}
+
 export class TextIndex {
   /** Terms in sorted order; a term's id is its index here. */
   private readonly terms: string[];
   private readonly lists: Int32Array[];
-  private readonly ids = new Map<string, number>();
+  private readonly ids: Map<string, number>;
   /** Forward index: the term ids of document d are docTerms[docStart[d] .. docStart[d+1]). */
   readonly docStart: Int32Array;
   readonly docTerms: Int32Array;
@@ -29,29 +43,35 @@ export class TextIndex {
   /** Scratch bits for count(), one per document, all zero between calls (made on first use). */
   private marks: Uint32Array | undefined;
   /** For prefixes of 1–2 characters: every document having a word with that prefix, merged once at load. */
-  private readonly shortUnions = new Map<string, Int32Array>();
+  private readonly shortUnions: Map<string, Int32Array>;
 
-  constructor(stored: StoredTerms, docCount: number) {
+  private constructor(l: Loaded) {
+    ({ terms: this.terms, lists: this.lists, ids: this.ids, shortUnions: this.shortUnions } = l);
+    ({ docStart: this.docStart, docTerms: this.docTerms } = l);
+  }
+
+  /** The index of `docCount` documents, pausing (yield) after every few hundred thousand postings read, placed or merged. */
+  static *load(stored: StoredTerms, docCount: number): Steps<TextIndex> {
     const counts = [...stored.counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    this.terms = counts.map((x) => x[0]);
+    const terms = counts.map((x) => x[0]);
     // Every list is a view of one buffer: no ArrayBuffer object and no allocation per term
     // (19,620 terms of product names: 2.9 MiB less heap, docs/performance.md), and each row's
     // postings are decoded into its view as read (no row kept until all are read).
     const flat = new Int32Array(counts.reduce((n, x) => n + x[1], 0));
     let at = 0;
-    this.lists = counts.map((x) => flat.subarray(at, (at += x[1])));
-    this.terms.forEach((t, i) => this.ids.set(t, i));
-    for (const [term, postings] of stored.rows()) decodePostingsInto(postings, this.lists[this.ids.get(term)!]);
-
-    this.docStart = new Int32Array(docCount + 1);
-    for (const list of this.lists) for (let k = 0; k < list.length; k++) this.docStart[list[k] + 1]++;
-    for (let d = 0; d < docCount; d++) this.docStart[d + 1] += this.docStart[d];
-    this.docTerms = new Int32Array(this.docStart[docCount]);
-    const fill = this.docStart.slice(0, docCount);
-    this.lists.forEach((list, id) => {
-      for (let k = 0; k < list.length; k++) this.docTerms[fill[list[k]]++] = id;
-    });
-    this.mergeShortPrefixes();
+    const lists = counts.map((x) => flat.subarray(at, (at += x[1])));
+    const ids = new Map<string, number>();
+    terms.forEach((t, i) => ids.set(t, i));
+    yield;
+    const pace = new Pace();
+    for (const [term, postings] of stored.rows()) {
+      const list = lists[ids.get(term)!];
+      decodePostingsInto(postings, list);
+      if (pace.done(list.length)) yield;
+    }
+    const { docStart, docTerms } = yield* forwardIndex(lists, docCount, pace);
+    const shortUnions = yield* mergeShortPrefixes(terms, lists, docCount, pace);
+    return new TextIndex({ terms, lists, ids, docStart, docTerms, shortUnions });
   }
 
   /** Term id of a whole word, or -1. */
@@ -113,31 +133,85 @@ export class TextIndex {
     this.counts.set(word, n);
     return n;
   }
+}
 
-  private mergeShortPrefixes(): void {
-    const byPrefix = new Map<string, [number, number]>();
-    for (let i = 0; i < this.terms.length; i++) {
-      for (let n = 1; n <= 2 && n <= this.terms[i].length; n++) {
-        const p = this.terms[i].slice(0, n);
-        const r = byPrefix.get(p);
-        if (r) r[1] = i + 1;
-        else byPrefix.set(p, [i, i + 1]);
+/** The forward index: the term ids of document d are docTerms[docStart[d] .. docStart[d+1]). */
+function* forwardIndex(
+  lists: Int32Array[],
+  docCount: number,
+  pace: Pace,
+): Steps<{ docStart: Int32Array; docTerms: Int32Array }> {
+  const docStart = new Int32Array(docCount + 1);
+  for (const list of lists) for (let k = 0; k < list.length; k++) docStart[list[k] + 1]++;
+  for (let d = 0; d < docCount; d++) docStart[d + 1] += docStart[d];
+  yield;
+  const docTerms = new Int32Array(docStart[docCount]);
+  const fill = docStart.slice(0, docCount);
+  for (let id = 0; id < lists.length; id++) {
+    const list = lists[id];
+    for (let k = 0; k < list.length; k++) docTerms[fill[list[k]]++] = id;
+    if (pace.done(list.length)) yield;
+  }
+  return { docStart, docTerms };
+}
+
+/**
+ * For each prefix of 1–2 characters that begins several terms: every document of those terms,
+ * once, in ascending order (marked in a bitset of the documents, then read out: linear in the
+ * postings, where sorting them all took up to 0.1 s for one prefix).
+ */
+function* mergeShortPrefixes(
+  terms: string[],
+  lists: Int32Array[],
+  docCount: number,
+  pace: Pace,
+): Steps<Map<string, Int32Array>> {
+  const byPrefix = new Map<string, [number, number]>();
+  for (let i = 0; i < terms.length; i++) {
+    for (let n = 1; n <= 2 && n <= terms[i].length; n++) {
+      const p = terms[i].slice(0, n);
+      const r = byPrefix.get(p);
+      if (r) r[1] = i + 1;
+      else byPrefix.set(p, [i, i + 1]);
+    }
+  }
+  yield;
+  const unions = new Map<string, Int32Array>();
+  const bits = new Uint32Array((docCount + 31) >>> 5);
+  const out = new Int32Array(docCount);
+  for (const [p, [lo, hi]] of byPrefix) {
+    if (hi - lo < 2) continue;
+    let total = 0;
+    for (let i = lo; i < hi; i++) {
+      const list = lists[i];
+      for (let k = 0; k < list.length; k++) bits[list[k] >>> 5] |= 1 << (list[k] & 31);
+      total += list.length;
+    }
+    let n = 0;
+    for (let w = 0; w < bits.length; w++) {
+      let word = bits[w];
+      if (word === 0) continue;
+      bits[w] = 0;
+      while (word !== 0) {
+        const low = word & -word;
+        out[n++] = (w << 5) | (31 - Math.clz32(low));
+        word ^= low;
       }
     }
-    for (const [p, [lo, hi]] of byPrefix) {
-      if (hi - lo < 2) continue;
-      let total = 0;
-      for (let i = lo; i < hi; i++) total += this.lists[i].length;
-      const all = new Int32Array(total);
-      let at = 0;
-      for (let i = lo; i < hi; i++) {
-        all.set(this.lists[i], at);
-        at += this.lists[i].length;
-      }
-      all.sort();
-      let w = 0;
-      for (let r = 0; r < all.length; r++) if (r === 0 || all[r] !== all[r - 1]) all[w++] = all[r];
-      this.shortUnions.set(p, all.slice(0, w));
-    }
+    unions.set(p, out.slice(0, n));
+    if (pace.done(total + bits.length)) yield;
+  }
+  return unions;
+}
+
+/** Counts work done since the last pause: done() says when a step's worth (POSTINGS_PER_STEP) is done. */
+class Pace {
+  private work = 0;
+
+  done(postings: number): boolean {
+    this.work += postings;
+    if (this.work < POSTINGS_PER_STEP) return false;
+    this.work = 0;
+    return true;
   }
 }

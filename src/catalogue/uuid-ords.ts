@@ -6,33 +6,41 @@
 // string that is not a catalogue id — including one that is not a uuid — gives -1. Against
 // a Map of the id strings (30,000 ingredients), this saves hashing a fresh string and a
 // probe of a large table with string compares: about 1 µs a request in the server.
+import type { Steps } from '../shared/steps';
 
 /** Ids are bucketed by their first BUCKET_BITS bits. */
 const BUCKET_BITS = 16;
 
 export class UuidOrds {
-  private readonly keys: Uint32Array;
-  private readonly ords: Int32Array;
   /** Ids whose first bits are b: entries [starts[b], starts[b + 1]). */
   private readonly starts = new Uint32Array(2 ** BUCKET_BITS + 1);
   private readonly scratch = new Uint32Array(4);
 
-  /** `sorted`: every lower-case id with its ord, in ascending id order. */
-  constructor(count: number, sorted: Iterable<[string, number]>) {
-    this.keys = new Uint32Array(count * 4);
-    this.ords = new Int32Array(count);
+  private constructor(
+    private readonly keys: Uint32Array,
+    private readonly ords: Int32Array,
+  ) {
+    const count = ords.length;
+    for (let j = 0; j < count; j++) this.starts[(keys[j * 4] >>> (32 - BUCKET_BITS)) + 1]++;
+    for (let b = 1; b < this.starts.length; b++) this.starts[b] += this.starts[b - 1];
+  }
+
+  /** `sorted`: every lower-case id with its ord, in ascending id order; pauses (yield) after every `every` ids. */
+  static *load(count: number, sorted: Iterable<[string, number]>, every: number): Steps<UuidOrds> {
+    const keys = new Uint32Array(count * 4);
+    const ords = new Int32Array(count);
+    const key = new Uint32Array(4);
     let i = 0;
     for (const [id, ord] of sorted) {
-      if (i === count || !parseUuid(id, this.scratch, false))
+      if (i === count || !parseUuid(id, key, false))
         throw new Error(`id ${JSON.stringify(id)} is not a lower-case uuid`);
-      this.keys.set(this.scratch, i * 4);
-      if (i > 0 && compare(this.keys, i - 1, this.scratch) >= 0)
-        throw new Error('ids are not unique and in ascending order');
-      this.ords[i++] = ord;
+      keys.set(key, i * 4);
+      if (i > 0 && compare(keys, i - 1, key) >= 0) throw new Error('ids are not unique and in ascending order');
+      ords[i++] = ord;
+      if (i % every === 0) yield;
     }
     if (i !== count) throw new Error(`expected ${count} ids, found ${i}`);
-    for (let j = 0; j < count; j++) this.starts[(this.keys[j * 4] >>> (32 - BUCKET_BITS)) + 1]++;
-    for (let b = 1; b < this.starts.length; b++) this.starts[b] += this.starts[b - 1];
+    return new UuidOrds(keys, ords);
   }
 
   /** The ord of a uuid (either letter case), or -1. */
