@@ -8,7 +8,7 @@ import { mergeSections, parseLabel, type LabelEntry, type ParsedLabel } from '..
 import { JoinIndex, LabelJoiner } from '../src/labels/joiner';
 import { Joiner } from '../src/sample/joiner';
 import { labelEntries } from '../src/sample/products';
-import { joinEntries } from '../src/labels/join-entries';
+import { MEMO_LIMIT, eachJoinedEntry, joinEntries, type JoinMemo } from '../src/labels/join-entries';
 import { pythonListText } from '../src/sample/python-list';
 
 /** The entries of a label in label order: every section's, duplicates kept. */
@@ -384,6 +384,32 @@ test('a joiner over any target (the served catalogue joins to ingredient ords)',
   const without = new LabelJoiner(ix, { without: ['other_form'] });
   assert.equal(without.join('Water (Aqua)'), null);
   assert.deepEqual(without.join('SLES'), { target: 1, how: 'synonym', step: 'synonym' });
+});
+
+test("one analysis's memo holds at most MEMO_LIMIT names, and the joins are those of a fresh joiner", () => {
+  const ix = new JoinIndex<number>();
+  ix.addName('Aqua', 0);
+  ix.addName('Sodium Laureth Sulfate', 1);
+  ix.addName('Glycerin', 2);
+  const j = new LabelJoiner(ix);
+  // More distinct names than the memo holds, the known ones printed again after them (as a long shade range does).
+  const unknown = Array.from({ length: MEMO_LIMIT * 2 + 7 }, (_, i) => `Zq${i}x`);
+  const printed = ['Aqua', 'Glycerine', ...unknown, 'Sodium Laureth Sulfate', 'Aqua', 'Glycerine', 'Zq3x', 'Zq3x'];
+  const entries = printed.map((n) => entry(n));
+  const memo: JoinMemo<number> = new Map();
+  let most = 0;
+  const joined = [];
+  for (const e of eachJoinedEntry(entries, j, memo)) {
+    joined.push(e);
+    most = Math.max(most, memo.size);
+  }
+  assert.ok(most <= MEMO_LIMIT, `the memo held ${most} names`);
+  assert.ok(most > MEMO_LIMIT / 2); // it did fill up, so the names after it were joined again
+  assert.deepEqual(joined, joinEntries(entries, new LabelJoiner(ix)));
+  assert.deepEqual(
+    joined.slice(-4).map((e) => e.join?.target ?? null),
+    [0, 2, null, null],
+  );
 });
 
 // Label-like text: names, separators, brackets, marks, markers, headers, line breaks and any unicode.

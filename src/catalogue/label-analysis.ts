@@ -12,7 +12,7 @@
 import { LABEL_KEY_KINDS, FLAG_BIT, containsFields } from './format';
 import type { IngredientCategory } from '../source/records';
 import { JoinIndex, LabelJoiner, type Join } from '../labels/joiner';
-import { eachJoinedEntry, type JoinMemo, type JoinedEntry } from '../labels/join-entries';
+import { eachJoinedEntry, remember, type JoinMemo, type JoinedEntry } from '../labels/join-entries';
 import { parseSteps } from '../labels/parser';
 
 const encoder = new TextEncoder();
@@ -34,7 +34,8 @@ const CATEGORY_AT_END = /^"category":(?:null|"([a-z_]+)")\}$/;
 /**
  * The catalogue's joiner remembering each split part and each part of "A/B" for one
  * analysis (each name's join and split are remembered by eachJoinedEntry's JoinMemo, one
- * for all sections): a label's names share their parts ("Water/…/Eau").
+ * for all sections): a label's names share their parts ("Water/…/Eau"). Each memo holds at
+ * most MEMO_LIMIT answers (remember, join-entries.ts).
  */
 class RememberingJoiner extends LabelJoiner<number> {
   /** Parts by colourAlone (false, true): two maps, so a look-up hashes the part's text as it is. */
@@ -44,14 +45,14 @@ class RememberingJoiner extends LabelJoiner<number> {
 
   protected override wholeName(text: string): Join<number> | null {
     let j = this.wholeNames.get(text);
-    if (j === undefined) this.wholeNames.set(text, (j = super.wholeName(text)));
+    if (j === undefined) j = remember(this.wholeNames, text, super.wholeName(text));
     return j;
   }
 
   /** Remembered for parts that are not plain only: a plain part's answer costs less to make than to remember. */
   protected override startsWithGenus(part: string): boolean {
     let g = this.genusFirsts.get(part);
-    if (g === undefined) this.genusFirsts.set(part, (g = super.startsWithGenus(part)));
+    if (g === undefined) g = remember(this.genusFirsts, part, super.startsWithGenus(part));
     return g;
   }
 
@@ -59,7 +60,7 @@ class RememberingJoiner extends LabelJoiner<number> {
   protected override strict(text: string, colourAlone: boolean): Join<number> | null {
     const parts = this.parts[colourAlone ? 1 : 0];
     let j = parts.get(text);
-    if (j === undefined) parts.set(text, (j = super.strict(text, colourAlone)));
+    if (j === undefined) j = remember(parts, text, super.strict(text, colourAlone));
     return j;
   }
 }
@@ -213,7 +214,7 @@ export class LabelAnalyser {
   private *steps(text: string, sink: (batch: string[]) => void): Generator<void, string> {
     const parsed = yield* parseSteps(text);
     const joiner = new RememberingJoiner(this.joiner.index);
-    // A name printed in many sections (shade ranges, kits) is joined once.
+    // A name printed in many sections (shade ranges, kits) is joined once (while the memo holds it: MEMO_LIMIT).
     const memo: JoinMemo<number> = new Map();
     let flags = 0;
     let recognised = 0;
@@ -249,14 +250,16 @@ export class LabelAnalyser {
    * An entry's JSON after its position, rendered once per printed name while the entry is
    * the same (a name printed many times costs a map look-up, not a render). What follows the
    * name is rendered once for entries in a row that share it (names new to the catalogue all
-   * end `"joined_by":"none",…`), and each record's text is read once per analysis.
+   * end `"joined_by":"none",…`), and each record's text is read once per analysis; each memo
+   * holds at most MEMO_LIMIT of them (remember), so a label of many distinct names keeps no
+   * memo as long as itself.
    */
   private tail(r: Rendering, e: JoinedEntry<number>, section: number): string {
     const t = r.tails.get(e.label_name);
     if (t?.join === e.join && t.section === section && t.may === e.may_contain && t.concentration === e.concentration)
       return t.text;
     const text = `,"label_name":${JSON.stringify(e.label_name)}${this.rest(r, e, section)}`;
-    r.tails.set(e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+    remember(r.tails, e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
     return text;
   }
 
@@ -279,7 +282,7 @@ export class LabelAnalyser {
     let record = 'null';
     if (ord !== undefined) {
       const known = r.texts.get(ord);
-      if (known === undefined) r.texts.set(ord, (record = this.record(ord)));
+      if (known === undefined) record = remember(r.texts, ord, this.record(ord));
       else record = known;
     }
     const text =

@@ -4,7 +4,7 @@
 // name) become one entry, printed as both, unless the pair joins only by a colour index
 // or the second is two names itself; nothing else is merged or dropped. A name
 // printed several times (shade ranges, kits) is joined once (across the lists of one
-// JoinMemo). An entry that is two names
+// JoinMemo) while fewer than MEMO_LIMIT other names came between. An entry that is two names
 // printed without a separator ("Glycerin Butylene Glycol") becomes two entries, each
 // joined with rule "split" (LabelJoiner.split).
 import type { LabelEntry } from './parser';
@@ -28,6 +28,23 @@ interface Remembered<T> extends JoinNote {
 export type JoinMemo<T> = Map<string, Remembered<T>>;
 
 /**
+ * Entries a memo of one analysis holds at most (JoinMemo, label-analysis.ts): a memo that
+ * holds this many is emptied before the next is added. A label's names recur within a few
+ * hundred (a list, a shade range's sections); a memo of every distinct name of a long label
+ * (up to 10,000) outlived the young generation's collections and was copied and promoted by
+ * each of them, which made a 100,000-character label cost more than four 25,000-character
+ * ones (docs/labels.md, "Memos of one analysis are bounded"). Answers do not depend on it.
+ */
+export const MEMO_LIMIT = 1024;
+
+/** map.set(key, value), the map emptied first when it holds MEMO_LIMIT entries; gives value. */
+export function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (map.size >= MEMO_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/**
  * joinEntries one entry at a time (a caller may pause between them: label-analysis.ts);
  * `memo` may be shared by the lists of one label (joins are pure).
  */
@@ -41,14 +58,14 @@ export function* eachJoinedEntry<T>(
     if (r === undefined) {
       r = { join: null, stop: 0, pair: 0 };
       r.join = joiner.join(name, r);
-      memo.set(name, r);
+      remember(memo, name, r);
     }
     return r;
   };
   /** The join of two neighbours printed as one name (joinPair), remembered as that name's. */
   const pairOf = (both: string, a: string, ra: Remembered<T>, b: string, rb: Remembered<T>): Join<T> | null => {
     let r = memo.get(both);
-    if (r === undefined) memo.set(both, (r = { join: joiner.joinPair(a, b, ra, rb, both), stop: 0, pair: 0 }));
+    if (r === undefined) r = remember(memo, both, { join: joiner.joinPair(a, b, ra, rb, both), stop: 0, pair: 0 });
     return r.join;
   };
   /** The name's split (splitOf given its join). */
