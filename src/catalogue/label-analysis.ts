@@ -259,7 +259,13 @@ export class LabelAnalyser {
     if (t?.join === e.join && t.section === section && t.may === e.may_contain && t.concentration === e.concentration)
       return t.text;
     const text = `,"label_name":${JSON.stringify(e.label_name)}${this.rest(r, e, section)}`;
-    remember(r.tails, e.label_name, { join: e.join, section, may: e.may_contain, concentration: e.concentration, text });
+    remember(r.tails, e.label_name, {
+      join: e.join,
+      section,
+      may: e.may_contain,
+      concentration: e.concentration,
+      text,
+    });
     return text;
   }
 
