@@ -86,7 +86,7 @@ export function* eachJoinedEntry<T>(
       const rn = known(next.label_name);
       // Most pairs are known to join nothing from what joining each name found (pairMayJoin).
       const mayJoin = rn.join === null && joiner.pairMayJoin(e.label_name, next.label_name, r, rn);
-      const both = `${e.label_name}, ${next.label_name}`;
+      const both = mayJoin ? `${e.label_name}, ${next.label_name}` : '';
       const pair = mayJoin ? pairOf(both, e.label_name, r, next.label_name, rn) : null;
       // Not when the pair is joined by a colour index, or the next entry is two names itself.
       if (pair !== null && pair.rule !== 'colour_index' && split1(rn, next.label_name) === null) {

@@ -1093,6 +1093,12 @@ export class LabelJoiner<T> {
 
   /** What withoutCommonName needs: 3 to 12 words, no slash or comma, a genus first. */
   private mayDropCommonName(label: string): boolean {
+    // A plain name (no slash, comma or bracket; words one space apart) has two gaps when it has three words.
+    if (PLAIN.test(label)) {
+      let words = 1;
+      for (let i = label.indexOf(' '); i >= 0 && words <= 12; i = label.indexOf(' ', i + 1)) words++;
+      return words >= 3 && words <= 12 && startsWithGenus(renameSpecies(label), this.index.botany());
+    }
     if (/[/\\,]/.test(label) || !TWO_GAPS.test(label)) return false;
     const w = label.replace(/[()]/g, ' ').trim().split(/\s+/);
     if (w.length < 3 || w.length > 12 || /[/\\,]/.test(label)) return false;

@@ -101,6 +101,9 @@ export function botanyOf(names: Iterable<string>): Botany {
   return out;
 }
 
+/** Letters and digits, words one space apart: its words (wordsOf) are its space-separated words in upper case. */
+const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
+
 /** Upper-case words of a text, hyphens inside words removed ("Vinif-era"), brackets and slashes as spaces. */
 function wordsOf(text: string): string[] {
   return text
@@ -266,6 +269,11 @@ function swapped(a: string, b: string): boolean {
 
 /** True when the label's plain text begins with a genus of the dictionary (a botanical printed name). */
 export function startsWithGenus(label: string, b: Botany): boolean {
+  // A plain text (letters, digits, single spaces) has no bracket, hyphen or other separator: its first word is its text to the first space.
+  if (PLAIN.test(label)) {
+    const space = label.indexOf(' ');
+    return b.genera.has((space < 0 ? label : label.slice(0, space)).toUpperCase());
+  }
   const w = wordsOf(outside(label));
   return w.length > 0 && b.genera.has(w[0]);
 }
