@@ -92,6 +92,13 @@ export class JoinIndex<T> {
    * compact key is not here is in none of them (lookup asks this first). Only grows, as the tables do.
    */
   readonly anyKey = new Set<string>();
+  /**
+   * The first three characters (threeAt) of the anyKey keys of three or more: a compact key of three
+   * or more whose first three are not marked is not in anyKey, known without hashing it (hasAnyKey).
+   */
+  private readonly anyFirstThree = new Uint8Array(36 * 36 * 36);
+  /** A key of anyKey whose first three characters threeAt cannot read (compact keys have none): anyFirstThree rules nothing out. */
+  private anyUnread = false;
   /** CAS numbers of the records (their cas_number); null: a number two targets carry, never used. */
   readonly cas = new Map<string, T | null>();
   /** Each record's CAS numbers. */
@@ -245,18 +252,35 @@ export class JoinIndex<T> {
     this.firstWords = null;
     this.lastWords = null;
     if (!this.exact.has(e)) this.exact.set(e, target);
-    this.anyKey.add(compactOfExact(e));
+    this.addAnyKey(compactOfExact(e));
     this.spelling.addWords(e);
     this.near.addWords(e, target);
     const c = compactKey(name);
     if (c !== '' && !this.compact.has(c)) this.compact.set(c, target);
+    this.addAnyKey(c);
+  }
+
+  private addAnyKey(c: string): void {
     this.anyKey.add(c);
+    if (c.length < 3) return;
+    const n = threeAt(c, 0);
+    if (n < 0) this.anyUnread = true;
+    else this.anyFirstThree[n] = 1;
+  }
+
+  /** anyKey.has(c), most compact keys new to the catalogue ruled out by their first three characters. */
+  hasAnyKey(c: string): boolean {
+    if (c.length >= 3 && !this.anyUnread) {
+      const n = threeAt(c, 0);
+      if (n >= 0 && this.anyFirstThree[n] === 0) return false;
+    }
+    return this.anyKey.has(c);
   }
 
   /** Puts back one stored key of the kind named (the read model loads a catalogue's label_keys). */
   restore(kind: LabelKeyKind, key: string, target: T): void {
     if (kind !== 'spelling') this.keysSorted = null;
-    if (kind !== 'spelling') this.anyKey.add(kind === 'exact' ? compactOfExact(key) : key);
+    if (kind !== 'spelling') this.addAnyKey(kind === 'exact' ? compactOfExact(key) : key);
     if (kind === 'exact') {
       this.colourIndexNames = null;
       this.firstWords = null;
@@ -296,7 +320,7 @@ export class JoinIndex<T> {
     const c = compactKey(text);
     this.keysSorted = null;
     if (c !== '' && !this.aliases.has(c)) this.aliases.set(c, target);
-    this.anyKey.add(c);
+    this.addAnyKey(c);
   }
 
   /** A synonym; ignored when it is a name or alias, dropped when two targets claim it. */
@@ -307,7 +331,7 @@ export class JoinIndex<T> {
     const prev = this.synonyms.get(c);
     if (prev === undefined) this.synonyms.set(c, target);
     else if (prev !== target) this.synonyms.set(c, null);
-    this.anyKey.add(c);
+    this.addAnyKey(c);
   }
 }
 
@@ -843,14 +867,15 @@ export class LabelJoiner<T> {
     const plain = withoutGroups(label);
     if (hasOpeningBracket(label) && this.listsOthers(plain, label)) return true;
     if (!/[/\\]/.test(plain) || cis.length > 0) return false;
+    const parts = plain.split(/[/\\]/);
     const joined: Join<T>[] = [];
-    for (const p of plain.split(/[/\\]/)) {
-      // A plant named in two languages or by two of its records ("Candelilla Cera / Candelilla Wax"): one thing.
-      if (this.genusFirst(p)) return false;
+    for (const p of parts) {
       const j = this.wholeName(p);
       if (j !== null && joined.every((o) => this.otherSubstance(o.target, j.target))) joined.push(j);
     }
-    return joined.length > 1;
+    // A plant named in two languages or by two of its records ("Candelilla Cera / Candelilla Wax"): one thing.
+    // Asked only of two whole names of different substances (most slash names, "Water/…/Eau", are one thing named twice).
+    return joined.length > 1 && !parts.some((p) => this.genusFirst(p));
   }
 
   /**
@@ -1007,7 +1032,7 @@ export class LabelJoiner<T> {
   private lookup(f: string, first: boolean, key = exactKey(f)): Join<T> | null {
     const ix = this.index;
     const c = compactOfExact(key);
-    if (c === '' || !ix.anyKey.has(c)) return null;
+    if (c === '' || !ix.hasAnyKey(c)) return null;
     const a = ix.aliases.get(c);
     if (a !== undefined) return { target: a, how: 'alias' };
     const e = ix.exact.get(key);
@@ -1408,6 +1433,8 @@ function wordsWithin(a: string, b: string): boolean {
 
 /** "Name from …", "Name derived from …", "Name plant derived": the name before its origin. */
 const FROM_AFTER = /^(.+?)\s+(?:(?:naturally |plant |vegetable )?derived(?: from\b.*)?|from\s.*|made from\s.*)$/i;
+/** What FROM_AFTER needs printed: "derived" or "from" (most names print neither). */
+const ORIGIN_WORD = /derived|from/i;
 
 /**
  * forms of a label given its base form and that form's usForm; `slashPartsOk`: whether "A/B"
@@ -1433,7 +1460,7 @@ function formsOf(
   add(withoutQualifier(noParens));
   for (const n of colourIndexes(us)) add(`CI ${n}`);
   // "Carrageenan from Red Algae", "Squalane Plant Derived": the name before its origin.
-  const before = FROM_AFTER.exec(noParens);
+  const before = ORIGIN_WORD.test(noParens) ? FROM_AFTER.exec(noParens) : null;
   if (before !== null) add(before[1]);
   // Without an opening bracket there is no bracketed group.
   const bracketed = hasOpeningBracket(us);

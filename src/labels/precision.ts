@@ -187,14 +187,13 @@ export function sameThing(label: string, name: string, b: Botany): boolean {
 
 /** At most this many answers of sameAsPart and plantFirst are remembered per dictionary. */
 const MAX_PARTS_REMEMBERED = 20_000;
-/** sameAsPart's and plantFirst's answers, per dictionary: a label's slash names share their parts ("Water/…/Eau"). */
-const partAnswers = new WeakMap<Botany, { same: Map<string, boolean>; plant: Map<string, boolean> }>();
+/** plantFirst's answers, per dictionary: a label's slash names share their parts ("Water/…/Eau"); sameAsPart's are below. */
+const partAnswers = new WeakMap<Botany, Map<string, boolean>>();
 
 /** An answer about a slash part, remembered under `key` (ask: the answer, made when not remembered). */
-function rememberedPart(b: Botany, kind: 'same' | 'plant', key: string, ask: () => boolean): boolean {
-  let answers = partAnswers.get(b);
-  if (answers === undefined) partAnswers.set(b, (answers = { same: new Map(), plant: new Map() }));
-  const m = answers[kind];
+function rememberedPart(b: Botany, key: string, ask: () => boolean): boolean {
+  let m = partAnswers.get(b);
+  if (m === undefined) partAnswers.set(b, (m = new Map()));
   let r = m.get(key);
   if (r === undefined) {
     if (m.size >= MAX_PARTS_REMEMBERED) m.clear();
@@ -205,8 +204,26 @@ function rememberedPart(b: Botany, kind: 'same' | 'plant', key: string, ask: () 
 
 /** sameAs of a slash part, remembered (the part and the name give the answer; a name holds no line break). */
 function sameAsPart(part: string, name: string, b: Botany): boolean {
-  return rememberedPart(b, 'same', `${name}\n${part}`, () => sameAs(part, name, b));
+  let answers = sameAnswers.get(b);
+  if (answers === undefined) sameAnswers.set(b, (answers = { byName: new Map(), size: 0 }));
+  let byPart = answers.byName.get(name);
+  if (byPart === undefined) answers.byName.set(name, (byPart = new Map()));
+  let r = byPart.get(part);
+  if (r === undefined) {
+    if (answers.size >= MAX_PARTS_REMEMBERED) {
+      answers.byName.clear();
+      answers.byName.set(name, byPart);
+      byPart.clear();
+      answers.size = 0;
+    }
+    byPart.set(part, (r = sameAs(part, name, b)));
+    answers.size++;
+  }
+  return r;
 }
+
+/** sameAsPart's answers, per dictionary, by the name then the part (no key made of both); at most MAX_PARTS_REMEMBERED. */
+const sameAnswers = new WeakMap<Botany, { byName: Map<string, Map<string, boolean>>; size: number }>();
 
 /**
  * Slash parts of which the first is a plant's Latin name with no part or preparation word
@@ -219,7 +236,7 @@ function plantsSharingPreparation(slashParts: readonly string[], b: Botany): boo
 
 /** A slash part that is a plant's Latin name with no part or preparation word (remembered: parts repeat). */
 function plantFirst(part: string, b: Botany): boolean {
-  return rememberedPart(b, 'plant', part, () => {
+  return rememberedPart(b, part, () => {
     const first = wordsOf(outside(part));
     return first.length > 0 && b.genera.has(first[0]) && parts(first) === '';
   });
