@@ -193,7 +193,7 @@ const partAnswers = new WeakMap<Botany, Map<string, boolean>>();
 /** An answer about a slash part, remembered under `key` (ask: the answer, made when not remembered). */
 function rememberedPart(b: Botany, key: string, ask: () => boolean): boolean {
   let m = partAnswers.get(b);
-  if (m === undefined) partAnswers.set(b, (m = new Map()));
+  if (m === undefined) partAnswers.set(b, (m = new Map<string, boolean>()));
   let r = m.get(key);
   if (r === undefined) {
     if (m.size >= MAX_PARTS_REMEMBERED) m.clear();
@@ -207,7 +207,7 @@ function sameAsPart(part: string, name: string, b: Botany): boolean {
   let answers = sameAnswers.get(b);
   if (answers === undefined) sameAnswers.set(b, (answers = { byName: new Map(), size: 0 }));
   let byPart = answers.byName.get(name);
-  if (byPart === undefined) answers.byName.set(name, (byPart = new Map()));
+  if (byPart === undefined) answers.byName.set(name, (byPart = new Map<string, boolean>()));
   let r = byPart.get(part);
   if (r === undefined) {
     if (answers.size >= MAX_PARTS_REMEMBERED) {
