@@ -661,3 +661,18 @@ test('notes printed as entries are notes: (preservative), (and), (organic), (nan
   );
   assert.deepEqual([...p.notes].sort(), ['Certified Organic', 'Nano', 'Preservative', 'and']);
 });
+
+test('hasAnyKey: a compact key is found whatever table added it, before or after a look-up; others are ruled out', () => {
+  const ix = new JoinIndex<number>();
+  ix.restore('exact', 'GLYCERIN', 1);
+  ix.restore('alias', 'AQUA', 2);
+  ix.addName('Caprylic/Capric Triglyceride', 3);
+  ix.addSynonym('Glycerol', 1);
+  for (const k of ['GLYCERIN', 'AQUA', 'CAPRYLICCAPRICTRIGLYCERIDE', 'GLYCEROL']) assert.ok(ix.hasAnyKey(k), k);
+  for (const k of ['ZQ1X', 'GLYCERINE', 'AQ', 'WATERZQXEAU']) assert.equal(ix.hasAnyKey(k), ix.anyKey.has(k), k);
+  assert.equal(ix.hasAnyKey('ZQ1X'), false);
+  // Added after the first look-ups: the first three characters are marked as keys are added.
+  ix.addAlias('Zq1x', 4);
+  assert.ok(ix.hasAnyKey('ZQ1X'));
+  assert.ok(new LabelJoiner(ix).join('Zq1x') !== null);
+});
