@@ -194,6 +194,50 @@ function suites(): void {
       await kind.cleanup();
     });
   });
+
+  describe('redis meter calls', () => {
+    test('a turn that finds a call out waits one turn: three charges a turn apart make two calls, all counted', async (t) => {
+      if (!(await (reachable ??= redisUp()))) return skipRedis(t);
+      const kind = redisKind();
+      const proxy = new TcpProxy(6379);
+      const port = await proxy.start(0);
+      const spec = kind.fresh().replace(':6379/', `:${port}/`);
+      const clock = new ManualClock(JAN_31_LAST_MS);
+      const admin = await openAdmin(spec, { plansFile: plans, clock });
+      const access = await openAccess(spec, { plansFile: plans, clock, timeoutMs: 5000 });
+      try {
+        const k = await admin.createKey('unlimited');
+        const grant = await access.admit(k.key);
+        await access.charge(grant, 1); // the script is loaded and called once before counting
+        const before = proxy.scriptCalls();
+        proxy.holdReplies(); // the first call stays out until every charge is queued
+        const charged = [access.charge(grant, 1)];
+        await new Promise((r) => setImmediate(r)); // after the first turn's call is sent
+        charged.push(access.charge(grant, 2)); // the next turn: a call is out
+        await new Promise((r) => setImmediate(r)); // after the end of that turn
+        charged.push(access.charge(grant, 3)); // the turn after
+        await new Promise((r) => setTimeout(r, 50)); // every call written and read by the relay
+        const calls = proxy.scriptCalls() - before;
+        proxy.releaseReplies();
+        assert.deepEqual(await Promise.all(charged), [
+          { trialRemaining: null },
+          { trialRemaining: null },
+          { trialRemaining: null },
+        ]);
+        assert.equal(calls, 2, "the second turn's charge waits for the third turn and goes in its call");
+        assert.deepEqual(
+          (await admin.usage('2025-01')).keys.map((r) => [r.calls, r.refused]),
+          [[7, 0]],
+        );
+      } finally {
+        proxy.releaseReplies();
+        await access.close();
+        await admin.close();
+        await proxy.stop();
+        await kind.cleanup();
+      }
+    });
+  });
 }
 
 function skipRedis(t: { skip(msg: string): void }): void {
@@ -212,11 +256,28 @@ async function eventually(op: () => Promise<unknown>, tries = 100): Promise<stri
   return last;
 }
 
-/** A TCP relay to a real Redis that can be cut and restored, to simulate an outage. */
+/**
+ * A TCP relay to a real Redis that can be cut and restored, to simulate an outage; it counts
+ * the script calls sent through it and can hold Redis's replies back.
+ */
 class TcpProxy {
   private server: Server | undefined;
   private sockets = new Set<Socket>();
+  private sent = '';
+  private held: [Socket, Buffer][] | null = null;
   constructor(private readonly target: number) {}
+  /** EVALSHA and EVAL commands sent so far (RESP: the command name is a bulk string). */
+  scriptCalls(): number {
+    return (this.sent.match(/\r\n\$(7\r\nevalsha|4\r\neval)\r\n/gi) ?? []).length;
+  }
+  holdReplies(): void {
+    this.held ??= [];
+  }
+  releaseReplies(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const [client, chunk] of held) client.write(chunk);
+  }
   async start(port: number): Promise<number> {
     const server = createServer((client) => {
       const upstream = connect(this.target, '127.0.0.1');
@@ -225,7 +286,11 @@ class TcpProxy {
         s.on('error', () => {});
         s.on('close', () => this.sockets.delete(s));
       }
-      client.pipe(upstream).pipe(client);
+      client.on('data', (d: Buffer) => {
+        this.sent += d.toString('latin1');
+        upstream.write(d);
+      });
+      upstream.on('data', (d: Buffer) => (this.held ? this.held.push([client, d]) : client.write(d)));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });

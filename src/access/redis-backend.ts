@@ -3,9 +3,11 @@
 // (EVALSHA), atomic across all clients — the hits and charges of one event-loop turn share
 // one call (on a cluster, one call per hash slot: an op's keys always share the slot of its
 // account, see redis-keys.ts), each checked in turn, each counting its month and its day
-// (two fields of the month's hash); that turn's charges nothing can refuse (no ceiling, no
-// trial) of one key and day are one op; commands fail fast while no primary answers and
-// time out after the given bound (never resent).
+// (two fields of the month's hash); a turn that ends while a call is still out holds its
+// steps one turn: they go at the end of the next turn, in that turn's call (never a call
+// more, each step sent once, at most one turn later); a call's charges nothing can refuse
+// (no ceiling, no trial) of one key and day are one op; commands fail fast while no primary
+// answers and time out after the given bound (never resent).
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import calculateSlot from 'cluster-key-slot';
@@ -177,8 +179,12 @@ interface Op {
 export class RedisBackend implements Backend {
   private readonly r: Client;
   private queue: Op[] = [];
-  /** Queued charges that cannot be refused, by key id and month: later ones add their units. */
+  /** Queued charges that cannot be refused, by key id and day: later ones add their units. */
   private summed = new Map<string, Op>();
+  /** `meter` calls sent and not answered yet. */
+  private out = 0;
+  /** Whether the queued steps have already waited one turn for a call out. */
+  private held = false;
   /** Key id → account, from the last snapshot: a rate hit's keys are named by its account on a cluster. */
   private accounts = new Map<string, string>();
 
@@ -329,7 +335,7 @@ export class RedisBackend implements Backend {
     return new Promise<number>((resolve, reject) => op.waiters.push({ resolve, reject }));
   }
 
-  /** Queues an op for this turn's `meter` script call (one per hash slot on a cluster). */
+  /** Queues an op for the next `meter` script call (one per hash slot on a cluster), sent by `flush`. */
   private enqueue(keys: [string, string], args: (string | number)[]): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       if (this.queue.length === 0) setImmediate(this.flush);
@@ -337,7 +343,20 @@ export class RedisBackend implements Backend {
     });
   }
 
+  /**
+   * At the end of a turn (setImmediate: the check phase, after the poll phase has read every
+   * reply that came): sends the queued steps, unless a call is still out and they have not
+   * waited yet — then they wait for the end of the next turn and go with its steps in one
+   * call. Under load, when the reply comes within a turn, a call carries two turns' steps
+   * (docs/metering.md). No timer: the timers phase comes before the poll phase.
+   */
   private readonly flush = (): void => {
+    if (this.out > 0 && !this.held) {
+      this.held = true;
+      setImmediate(this.flush);
+      return;
+    }
+    this.held = false;
     const ops = this.queue;
     this.queue = [];
     this.summed.clear();
@@ -353,11 +372,14 @@ export class RedisBackend implements Backend {
   };
 
   private run(ops: Op[]): void {
+    this.out++;
     this.send(ops).then(
       (results) => {
+        this.out--;
         for (let i = 0; i < ops.length; i++) for (const w of ops[i].waiters) w.resolve(results[i]);
       },
       (err) => {
+        this.out--;
         for (const op of ops) for (const w of op.waiters) w.reject(err);
       },
     );
