@@ -97,7 +97,11 @@ export class CatalogueWriter {
     for (const [term, postings] of entries) this.stmt.term.run(kind, term, postings);
   }
   labelKeys(kind: number, entries: Iterable<[string, number]>): void {
-    this.stmt.labelKey.run(kind, JSON.stringify([...entries]));
+    this.labelKeysText(kind, JSON.stringify([...entries]));
+  }
+  /** A kind's entries as labelKeys writes them: a JSON array of [key, ingredient ord]. */
+  labelKeysText(kind: number, entries: string): void {
+    this.stmt.labelKey.run(kind, entries);
   }
 
   /** Commits, makes the file durable and renames it over outFile. */

@@ -4,7 +4,8 @@
 // both products); while the source holds no error, each product is rendered and
 // written in line order with its barcodes, and its ord is added to the postings of
 // each of its ingredients and to the product term index; its answer's compressed forms
-// are written before this pass ends (encodings.ts).
+// are written before this pass ends (encodings.ts), and its label spellings are joined by
+// the label join index while the pass goes on (label-joins.ts).
 import { renderProduct, TermIndexBuilder, TERMS_PRODUCT } from '../catalogue/format';
 import { PostingsBuilder } from './postings';
 import type { SourceProduct } from '../source/records';
@@ -14,6 +15,7 @@ import type { ErrorLog } from './errors';
 import type { Dictionary, LineProgress } from './ingredients';
 import type { CatalogueWriter } from './output';
 import { AnswerCompressor } from './encodings';
+import { LabelJoins } from './label-joins';
 import { checkProduct, show, type Report } from '../source/check';
 import { parseLine } from '../source/json-line';
 
@@ -90,6 +92,7 @@ export async function readProducts(
   const indexes = new ProductIndexes(dict.count);
   const ordOf = (id: string) => dict.ordById.get(id);
   const compressor = new AnswerCompressor(out, dict.record);
+  const labels = new LabelJoins(dict.labels);
   let ord = 0;
   let barcodes = 0;
   try {
@@ -106,11 +109,16 @@ export async function readProducts(
         if (waiting) await waiting;
       }
       ord++;
-      if (line % 4096 === 0) progress(line, ord);
+      if (line % 1024 === 0) {
+        labels.send();
+        if (line % 4096 === 0) progress(line, ord);
+      }
     }
     await compressor.done();
+    if (log.total === 0) dict.labels.joined = await labels.done();
   } finally {
-    await compressor.close(); // when the pass failed: its results are no longer wanted
+    // when the pass failed: their results are no longer wanted
+    await Promise.all([compressor.close(), labels.close()]);
   }
   if (log.total === 0) indexes.write(out);
   return { products: ord, barcodes };
