@@ -3,7 +3,8 @@
 // thread instead, terminating it aborted such a process in 3 runs out of 3 (a Node 20
 // assertion while V8 still optimised the worker's code), letting it exit by itself hung 1
 // build in about 200 on a busy machine (nodejs/node#54918), and a worker not waited for let
-// the process exit before its build was written. A gzip process that dies fails the build.
+// the process exit before its build was written. A gzip process, or the label join process
+// (src/builder/label-joins.ts), that dies fails the build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -72,6 +73,26 @@ test('a gzip process that dies mid-build fails the build with a message and leav
     }
     await failed;
     assert.equal(fs.existsSync(outFile), false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a label join process that dies mid-build fails the build with a message and leaves no file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-label-process-dies-'));
+  try {
+    await generateCatalogue({ outDir: path.join(dir, 'src'), products: 5000, ingredients: 2000, seed: 1 });
+    const outFile = path.join(dir, 'c.db');
+    const build = buildCatalogue({ sourceDir: path.join(dir, 'src'), outFile, builtAt: '2026-01-01' });
+    const failed = assert.rejects(build, /the label join process stopped \(SIGKILL\)/);
+    let killed = 0;
+    while (killed === 0) {
+      for (const pid of childrenNamed('label-process')) killed += Number(process.kill(pid, 'SIGKILL'));
+      await sleep(10);
+    }
+    await failed;
+    assert.equal(fs.existsSync(outFile), false);
+    assert.deepEqual(childrenNamed('gzip-process'), [], 'the gzip processes end with the failed build');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
