@@ -2,12 +2,13 @@
 // the read routes of this checkout against another's (DIR, built apart), each against bare
 // node:http servers measured just before it. Each round measures, for each checkout in turn
 // (new first in odd rounds, old first in even ones, so that neither always runs second): the
-// bare server with the small body and with a product-sized one, then the service of that
-// checkout (`catalogue serve`, metering on, SQLite store, logging at info, as `npm run bench`
-// runs it) on every scenario asked for, then its RssAnon; then, for the `redis` scenario, the
+// service of that checkout (`catalogue serve`, metering on, SQLite store, logging at info, as
+// `npm run bench` runs it) on every scenario asked for, each right after a bare server (the
+// small body, or a product-sized one) measured while the service idles, then its RssAnon;
+// then, for the `redis` scenario, the
 // same service on a Redis store (--redis, as `npm run bench`; keys under their own prefix,
 // removed before and after). Guarantees: every figure is the server's CPU per request over
-// the measured window and its ratio to the bare server of the same checkout and round
+// the measured window and its ratio to the bare server measured just before it
 // (product answers to the product-sized one, as `npm run bench` does), or for `batch` and
 // `redis` to product by id's (SQLite store) of the same checkout and round (issue 35's
 // targets: ≤ 10 × and ≤ 1.1 ×); both services use the same catalogue, access store, key and
@@ -110,22 +111,21 @@ async function main(): Promise<void> {
   for (let round = 1; round <= rounds; round++) {
     const order = round % 2 === 1 ? checkouts : [...checkouts].reverse();
     for (const [checkout, dir] of order) {
-      const small = await bareRun(0);
-      const large = await bareRun(Math.round(w.productBytes));
-      log(
-        `round ${round} ${checkout}: bare ${small.toFixed(1)} µs, product-sized ${large.toFixed(1)} µs (load ${loadavg()[0].toFixed(1)})`,
-      );
       const byId = () =>
         out.find((x) => x.checkout === checkout && x.round === round && x.scenario === 'product-by-id');
       const runRoutes = async (server: Server, list: Route[], apiKey: string) => {
         for (const route of list) {
+          // The bare server just before the route (its service idle meanwhile): this machine's speed
+          // moves by up to 1.7 × over a few seconds, so a bare server measured once a round moved the ratios with it.
+          const bare = route.overProductById ? NaN : await bareRun(route.large ? Math.round(w.productBytes) : 0);
           const m = await measure(server, route.id, route.requests(w), apiKey);
-          const reference = route.overProductById ? (byId()?.cpuUs ?? NaN) : route.large ? large : small;
+          const reference = route.overProductById ? (byId()?.cpuUs ?? NaN) : bare;
           const run: Run = { checkout, round, scenario: route.id, ...m, overBare: m.cpuUs / reference };
           out.push(run);
           log(
             `round ${round} ${checkout} ${route.id}: ${m.cpuUs.toFixed(1)} µs/req, ${run.overBare.toFixed(2)} × ` +
-              `${route.overProductById ? 'product by id' : 'bare'}, p50 ${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms, ${m.rps.toFixed(0)} req/s`,
+              `${route.overProductById ? 'product by id' : `bare (${bare.toFixed(1)} µs just before)`}, p50 ${m.p50Ms.toFixed(1)} ms, ` +
+              `p99 ${m.p99Ms.toFixed(1)} ms, ${m.rps.toFixed(0)} req/s (load ${loadavg()[0].toFixed(1)})`,
           );
         }
         log(
