@@ -1,8 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-allocation-site-pretenuring
 'use strict';
 // --max-semi-space-size=8 (MiB): a young generation that holds the requests in flight (32
 // label analyses, batches), so their garbage dies young instead of being promoted and piling
 // up in the old generation between full collections (docs/performance.md, "Serving memory").
+// --no-allocation-site-pretenuring: V8 may decide, from the collections of a server's first
+// seconds under load, to allocate a request's objects straight in the old generation; in 3
+// of 16 starts it did, and the server then ran a full collection every 150–200 ms and spent
+// about 1.8 × the CPU on every request for as long as it ran (docs/performance.md, "Round nine").
 // The `catalogue` command. The TypeScript sources are compiled to dist/ by `npm ci` (the prepare script).
 // `npm ci` also installs Node.js 24 (the `node` package) into node_modules/.bin, which npm scripts
 // and npx put first on PATH; a shell that runs this file with an older Node is told so.
