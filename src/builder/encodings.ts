@@ -26,6 +26,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ZlibOptions } from 'node:zlib';
 import type { CatalogueWriter } from './output';
+import { ChildWatch } from './child-watch';
 
 /**
  * Level 3, the last of zlib's fast levels (1–3 search matches the same way, 3 the longest): on
@@ -91,9 +92,7 @@ export class AnswerCompressor {
   private ords: number[] = [];
   private packed: Buffer[] = [];
   private pending = 0;
-  private failure: Error | undefined;
-  private wake: (() => void) | undefined;
-  private closing = false;
+  private readonly watch = new ChildWatch('the gzip process');
   private readonly exited: Promise<void>;
 
   /** `records`: each ingredient ord's record (2.5), as the packed answers added refer to them. */
@@ -105,31 +104,31 @@ export class AnswerCompressor {
     const start: Start = { records: Array.from(records, (r) => r ?? '') };
     this.children = Array.from({ length: processes }, (_, i) => this.start(i, start));
     this.awaited = this.children.map(() => []);
-    this.exited = Promise.all(this.children.map((c) => this.ended(c))).then(() => {});
+    this.exited = Promise.all(this.children.map((c) => this.watch.ended(c))).then(() => {});
   }
 
   /** Queues one product's packed answer (format.ts); waits (returns a promise) only when IN_FLIGHT are pending. */
   add(ord: number, packed: Buffer): Promise<void> | void {
-    if (this.failure !== undefined) throw this.failure;
+    if (this.watch.failure !== undefined) throw this.watch.failure;
     this.ords.push(ord);
     this.packed.push(packed);
     this.pending++;
     if (this.ords.length >= BATCH) this.send();
-    if (this.pending >= IN_FLIGHT) return new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.pending >= IN_FLIGHT) return this.watch.wait();
   }
 
   /** Resolves once every answer added is compressed and written; ends the processes. */
   async done(): Promise<void> {
     this.send();
-    while (this.pending > 0 && this.failure === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
+    while (this.pending > 0 && this.watch.failure === undefined) await this.watch.wait();
     await this.close();
-    if (this.failure !== undefined) throw this.failure;
+    if (this.watch.failure !== undefined) throw this.watch.failure;
   }
 
   /** Kills the processes (their results are in, or no longer wanted); resolves once they have exited. */
   close(): Promise<void> {
-    if (!this.closing) {
-      this.closing = true;
+    if (!this.watch.closing) {
+      this.watch.closing = true;
       for (const child of this.children) child.kill('SIGKILL');
     }
     return this.exited;
@@ -146,29 +145,12 @@ export class AnswerCompressor {
       try {
         this.write();
       } catch (err) {
-        this.fail(err);
+        this.watch.fail(err);
       }
-      this.notify();
+      this.watch.notify();
     });
     child.send(start);
     return child;
-  }
-
-  /** Resolves once the process has exited (or never started); fails the build when it was not asked to stop. */
-  private ended(child: ChildProcess): Promise<void> {
-    return new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        if (!this.closing) this.fail(new Error(`the gzip process stopped (${signal ?? `exit code ${code}`})`));
-        resolve();
-      });
-      child.on('error', (err: NodeJS.ErrnoException) => {
-        // A send after the process died: its 'exit' follows and says why (the signal), so
-        // the channel's own error is not the failure reported.
-        if (err.code === 'ERR_IPC_CHANNEL_CLOSED' || err.code === 'EPIPE') return;
-        this.fail(err);
-        if (child.pid === undefined) resolve(); // never started: no 'exit' will come
-      });
-    });
   }
 
   /** Writes the results at the front of `sent` that are back, in the order they were sent. */
@@ -191,16 +173,5 @@ export class AnswerCompressor {
     this.ords = [];
     this.packed = [];
     this.next = (i + 1) % this.children.length;
-  }
-
-  private fail(err: unknown): void {
-    this.failure ??= err instanceof Error ? err : new Error(String(err));
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 }

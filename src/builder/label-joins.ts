@@ -9,6 +9,7 @@
 // process outlives the build (`done()` and `close()` kill it and resolve once it has exited).
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { ChildWatch } from './child-watch';
 import type { LabelIngredients, LabelKeysBuilder, SpellingJoins } from './label-keys';
 
 /** What the process is sent: the ingredients first, then spellings; `end` asks for the results. */
@@ -16,10 +17,8 @@ export type LabelMessage = { ingredients: LabelIngredients } | { spellings: stri
 
 export class LabelJoins {
   private readonly child: ChildProcess;
-  private failure: Error | undefined;
+  private readonly watch = new ChildWatch('the label join process');
   private result: SpellingJoins | undefined;
-  private wake: (() => void) | undefined;
-  private closing = false;
   private readonly exited: Promise<void>;
 
   constructor(private readonly builder: LabelKeysBuilder) {
@@ -30,20 +29,9 @@ export class LabelJoins {
     });
     this.child.on('message', (r: SpellingJoins) => {
       this.result = r;
-      this.notify();
+      this.watch.notify();
     });
-    this.exited = new Promise<void>((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        if (!this.closing) this.fail(new Error(`the label join process stopped (${signal ?? `exit code ${code}`})`));
-        resolve();
-      });
-      this.child.on('error', (err: NodeJS.ErrnoException) => {
-        // A send after the process died: its 'exit' follows and says why.
-        if (err.code === 'ERR_IPC_CHANNEL_CLOSED' || err.code === 'EPIPE') return;
-        this.fail(err);
-        if (this.child.pid === undefined) resolve(); // never started: no 'exit' will come
-      });
-    });
+    this.exited = this.watch.ended(this.child);
     this.post({ ingredients: builder.ingredients() });
   }
 
@@ -56,35 +44,23 @@ export class LabelJoins {
   /** Every spelling's join (the last ones sent now); ends the process. */
   async done(): Promise<SpellingJoins> {
     this.post({ spellings: this.builder.fresh(), end: true });
-    while (this.result === undefined && this.failure === undefined)
-      await new Promise<void>((resolve) => (this.wake = resolve));
+    while (this.result === undefined && this.watch.failure === undefined) await this.watch.wait();
     await this.close();
-    if (this.failure !== undefined) throw this.failure;
+    if (this.watch.failure !== undefined) throw this.watch.failure;
     return this.result!;
   }
 
   /** Kills the process (its results are in, or no longer wanted); resolves once it has exited. */
   close(): Promise<void> {
-    if (!this.closing) {
-      this.closing = true;
+    if (!this.watch.closing) {
+      this.watch.closing = true;
       this.child.kill('SIGKILL');
     }
     return this.exited;
   }
 
   private post(m: LabelMessage): void {
-    if (this.failure !== undefined) throw this.failure;
+    if (this.watch.failure !== undefined) throw this.watch.failure;
     if (this.child.connected) this.child.send(m); // died: 'exit' reports it
-  }
-
-  private fail(err: unknown): void {
-    this.failure ??= err instanceof Error ? err : new Error(String(err));
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 }
