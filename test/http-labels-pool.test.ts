@@ -39,7 +39,7 @@ async function joinedNames(res: Response): Promise<(string | null)[]> {
   return body.entries.map((e) => e.ingredient?.name ?? null);
 }
 
-test('with one label thread and no queue, a label sent while another is analysed is answered 503 with Retry-After, then labels are admitted again', async () => {
+test('with one label thread and no queue, a label sent while another is analysed is answered 503 with Retry-After, then labels are admitted again; the thread runs at nice 19 (Linux)', async () => {
   const ops = await opsDir();
   const file = path.join(ops.dir, 'catalogue.db');
   await buildVariant(file, { builtAt: BUILT_AT });
@@ -79,6 +79,21 @@ test('with one label thread and no queue, a label sent while another is analysed
     // Every place was given back: one label at a time is admitted again.
     assert.deepEqual(await joinedNames(await analyse(s, ops.key, 'Aqua, Glycerin')), ['Aqua', 'Glycerin']);
     assert.equal(await (await analyse(s, ops.key, long)).text(), expected);
+    if (process.platform === 'linux') {
+      // Worker threads (the label thread, and the password hashing thread) yield the CPU to
+      // everything else; the request thread keeps its priority.
+      const pid = s.child.pid!;
+      const task = (tid: string, file: string) => fs.readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8');
+      const nice = (tid: string) => Number(task(tid, 'stat').split(') ')[1].split(' ')[16]);
+      const workers = fs.readdirSync(`/proc/${pid}/task`).filter((t) => task(t, 'comm').trim() === 'WorkerThread');
+      assert.ok(workers.length >= 1);
+      assert.deepEqual(
+        workers.map((t) => nice(t)),
+        workers.map(() => 19),
+        'every worker thread, the label thread among them, runs at nice 19',
+      );
+      assert.equal(nice(String(pid)), 0, 'the request thread is not lowered');
+    }
   } finally {
     await s.stop();
     ops.cleanup();

@@ -6,8 +6,8 @@
 // same LabelAnalyser made from the same label source); a catalogue's join tables are made
 // once per thread, when the pool announces the catalogue (a swap) or at its first task; the
 // two newest catalogues are kept, so tasks queued before a swap still answer from the
-// catalogue they were admitted under; on Linux the thread runs at a lower priority (nice
-// 10) than the request thread.
+// catalogue they were admitted under; on Linux the thread runs at the lowest priority (nice
+// 19), below the request thread.
 import { BroadcastChannel, workerData } from 'node:worker_threads';
 import { move } from 'piscina';
 import { lowerThisThread } from '../shared/thread-priority';
@@ -36,8 +36,14 @@ function analyserFor(source: LabelSource): LabelAnalyser {
   return a;
 }
 
-/** The nice value of a label thread: the request thread (nice 0) gets the CPU first when both want it. */
-const LABEL_NICE = 10;
+/**
+ * The nice value of a label thread: the request thread (nice 0) gets the CPU first when both
+ * want it. 19 rather than 10: with one client looping the worst labels, another client's
+ * product by id got 10 % more answers in the same time (25,076–26,579 against 23,193–24,252,
+ * five runs of bench/label-interference in turn) and its p99 was 10.4–11.0 ms against
+ * 10.5–12.7; the labels took about 5 % longer (docs/labels.md).
+ */
+const LABEL_NICE = 19;
 
 // Label work yields the CPU to the request thread.
 lowerThisThread(LABEL_NICE);
