@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DEFAULTS, generateCatalogue } from '../src/synth/generate';
 import { SCHEMA_VERSION } from '../src/catalogue/format';
 import { Catalogue } from '../src/catalogue/read-model';
-import { runMeasured } from './proc';
+import { nodeFlags, runMeasured } from './proc';
 
 export interface BuildFigures {
   seconds: number;
@@ -46,7 +46,8 @@ export async function ensureCatalogue(
   }
   rmSync(file, { force: true });
   log(`building ${file}`);
-  const b = await runMeasured([cli, 'build', '--source', source, '--out', file]);
+  // With the `#!` line's node flags: as `npx catalogue build` runs.
+  const b = await runMeasured([...nodeFlags(cli), cli, 'build', '--source', source, '--out', file]);
   const build: BuildFigures = {
     seconds: b.seconds,
     peakRssBytes: b.peakRssBytes,

@@ -13,6 +13,12 @@ export interface Measured {
 
 const TIME = '/usr/bin/time';
 
+/** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the bench runs it as `npx catalogue` does. */
+export function nodeFlags(cli: string): string[] {
+  const m = /^#!\S*env -S node(.*)$/m.exec(readFileSync(cli, 'utf8').split('\n')[0]);
+  return m ? m[1].trim().split(/\s+/).filter(Boolean) : [];
+}
+
 /** Runs `node args…` to completion; peak RSS from /usr/bin/time when present, else by polling VmHWM. */
 export async function runMeasured(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measured> {
   const started = process.hrtime.bigint();

@@ -3,10 +3,10 @@
 // off. Guarantees: each resolves once it accepts connections, on a port chosen here, and
 // (the service, with or without metering) once its start-up work is done: it is idle.
 import { createServer } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAdmin } from '../src/access';
-import { settled, startUntil, type Started } from './proc';
+import { nodeFlags, settled, startUntil, type Started } from './proc';
 
 export interface Server extends Started {
   url: string;
@@ -73,12 +73,6 @@ export async function startService(root: string, a: ServeArgs): Promise<Server> 
   const server = ready(await startUntil(args, /^catalogue: serving/, env(), a.logFile), port);
   await settled(server.pid); // its start-up work done (proc.ts), so that no scenario's figures carry it
   return server;
-}
-
-/** The node flags of the command's `#!/usr/bin/env -S node FLAGS` line, so the service runs as `npx catalogue` runs it. */
-function nodeFlags(cli: string): string[] {
-  const m = /^#!\S*env -S node(.*)$/m.exec(readFileSync(cli, 'utf8').split('\n')[0]);
-  return m ? m[1].trim().split(/\s+/).filter(Boolean) : [];
 }
 
 function ready(s: Started, port: number): Server {
