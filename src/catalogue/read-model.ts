@@ -665,7 +665,7 @@ function listJson(
 }
 
 /** Said when the file fails a read or lacks a row its indexes name: changed under the server (a 503, never a 500). */
-const UNREADABLE = 'the catalogue file could not be read (it changed while being served); retry shortly';
+export const UNREADABLE = 'the catalogue file could not be read (it changed while being served); retry shortly';
 
 function unreadable(): ApiError {
   return new ApiError('unavailable', UNREADABLE);
