@@ -1,6 +1,7 @@
-// Child processes for the benchmark: run one to completion measuring wall time and
-// peak RSS, start a long-running one and wait for its ready line, read a live
-// process's memory. Guarantees: a failed child fails the benchmark with its stderr.
+// Processes for the benchmark: run a child to completion measuring wall time and peak
+// RSS, start a long-running one and wait for its ready line, read a live process's memory
+// and CPU, the CPU of this process's threads, the node flags of the command's `#!` line.
+// Guarantees: a failed child fails the benchmark with its stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,10 +117,10 @@ const TICKS_PER_S = 100;
 /**
  * CPU milliseconds used so far by this process's live threads, to the nanosecond: the sum of
  * /proc/self/task/TID/schedstat. process.cpuUsage() (getrusage) leaves out what a thread
- * running on the other core has used since the last scheduler tick (up to 4 ms here), so a
- * label worker thread still busy when the figure is read made a 25,000-character analysis
- * read 0.7 ms one run and 4.1 the next; best-of-n picked those low readings. A thread that
- * exits takes its time with it: use it across a span in which none exits. Falls back on
+ * running on the other core has used since the last scheduler tick: with a label worker
+ * thread still busy when the figure was read, a 100,000-character analysis read 16.7 ms
+ * against 22.1 (schedstat), and best-of-n picks such low readings. A thread that exits takes
+ * its time with it: use it across a span in which none exits. Falls back on
  * process.cpuUsage() where /proc is not there.
  */
 export function threadsCpuMs(): number {

@@ -123,6 +123,14 @@ function redisKind(): StoreKind {
   };
 }
 
+/** A fresh Redis store spec reached through a TcpProxy in front of Redis (to cut or hold its traffic). */
+async function proxiedRedis(): Promise<{ kind: StoreKind; proxy: TcpProxy; port: number; spec: string }> {
+  const kind = redisKind();
+  const proxy = new TcpProxy(6379);
+  const port = await proxy.start(0);
+  return { kind, proxy, port, spec: kind.fresh().replace(':6379/', `:${port}/`) };
+}
+
 function suites(): void {
   const dir = mkdtempSync(join(tmpdir(), 'access-test-'));
   const plans = join(dir, 'plans.json');
@@ -176,10 +184,7 @@ function suites(): void {
 
     test('losing redis mid-service answers 503 and recovers by itself when it is back', async (t) => {
       if (!(await (reachable ??= redisUp()))) return skipRedis(t);
-      const kind = redisKind();
-      const proxy = new TcpProxy(6379);
-      const port = await proxy.start(0);
-      const spec = kind.fresh().replace(':6379/', `:${port}/`);
+      const { kind, proxy, port, spec } = await proxiedRedis();
       const admin = await openAdmin(spec, { plansFile: plans });
       const k = await admin.createKey('sandbox');
       const access = await openAccess(spec, { plansFile: plans });
@@ -198,10 +203,7 @@ function suites(): void {
   describe('redis meter calls', () => {
     test('a turn that finds a call out waits one turn: three charges a turn apart make two calls, all counted', async (t) => {
       if (!(await (reachable ??= redisUp()))) return skipRedis(t);
-      const kind = redisKind();
-      const proxy = new TcpProxy(6379);
-      const port = await proxy.start(0);
-      const spec = kind.fresh().replace(':6379/', `:${port}/`);
+      const { kind, proxy, spec } = await proxiedRedis();
       const clock = new ManualClock(JAN_31_LAST_MS);
       const admin = await openAdmin(spec, { plansFile: plans, clock });
       const access = await openAccess(spec, { plansFile: plans, clock, timeoutMs: 5000 });

@@ -58,36 +58,22 @@ function childrenNamed(part: string): number[] {
   return pids;
 }
 
-test('a gzip process that dies mid-build fails the build with a message and leaves no file', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-gzip-process-dies-'));
+/**
+ * Builds a generated catalogue, kills the build's child processes whose script is `script`
+ * (SIGKILL) as soon as there is one, and checks that the build fails with `message`, leaves no
+ * file and leaves no gzip process behind.
+ */
+async function killedMidBuild(script: string, message: RegExp): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `catalogue-${script}-dies-`));
   try {
     await generateCatalogue({ outDir: path.join(dir, 'src'), products: 5000, ingredients: 2000, seed: 1 });
     const outFile = path.join(dir, 'c.db');
     const build = buildCatalogue({ sourceDir: path.join(dir, 'src'), outFile, builtAt: '2026-01-01' });
     // Handled from the start: the build can fail while the loop below sleeps.
-    const failed = assert.rejects(build, /the gzip process stopped \(SIGKILL\)/);
+    const failed = assert.rejects(build, message);
     let killed = 0;
     while (killed === 0) {
-      for (const pid of childrenNamed('gzip-process')) killed += Number(process.kill(pid, 'SIGKILL'));
-      await sleep(10);
-    }
-    await failed;
-    assert.equal(fs.existsSync(outFile), false);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('a label join process that dies mid-build fails the build with a message and leaves no file', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-label-process-dies-'));
-  try {
-    await generateCatalogue({ outDir: path.join(dir, 'src'), products: 5000, ingredients: 2000, seed: 1 });
-    const outFile = path.join(dir, 'c.db');
-    const build = buildCatalogue({ sourceDir: path.join(dir, 'src'), outFile, builtAt: '2026-01-01' });
-    const failed = assert.rejects(build, /the label join process stopped \(SIGKILL\)/);
-    let killed = 0;
-    while (killed === 0) {
-      for (const pid of childrenNamed('label-process')) killed += Number(process.kill(pid, 'SIGKILL'));
+      for (const pid of childrenNamed(script)) killed += Number(process.kill(pid, 'SIGKILL'));
       await sleep(10);
     }
     await failed;
@@ -96,4 +82,10 @@ test('a label join process that dies mid-build fails the build with a message an
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+test('a gzip process that dies mid-build fails the build with a message and leaves no file', () =>
+  killedMidBuild('gzip-process', /the gzip process stopped \(SIGKILL\)/));
+
+test('a label join process that dies mid-build fails the build with a message and leaves no file', () =>
+  killedMidBuild('label-process', /the label join process stopped \(SIGKILL\)/));
